@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MTP: module load and unload, registration with the socket layer,
+ * per-namespace state.
+ */
+#include <linux/module.h>
+#include <net/protocol.h>
+#include <net/net_namespace.h>
+
+#include "mtp.h"
+
+unsigned int mtp_net_id __read_mostly;
+
+/* MTP rides on UDP, so its socket type is registered under IPPROTO_UDP. */
+static struct inet_protosw mtp_protosw = {
+	.type		= SOCK_MTP,
+	.protocol	= IPPROTO_UDP,
+	.prot		= &mtp_prot,
+	.ops		= &mtp_dgram_ops,
+};
+
+static int __net_init mtp_net_init(struct net *net)
+{
+	struct mtp_net *mn = mtp_net(net);
+	int err;
+
+	mn->mib = alloc_percpu(struct mtp_mib);
+	if (!mn->mib)
+		return -ENOMEM;
+	err = mtp_proc_init_net(net);
+	if (err)
+		free_percpu(mn->mib);
+	return err;
+}
+
+static void __net_exit mtp_net_exit(struct net *net)
+{
+	mtp_proc_exit_net(net);
+	free_percpu(mtp_net(net)->mib);
+}
+
+static struct pernet_operations mtp_net_ops = {
+	.init	= mtp_net_init,
+	.exit	= mtp_net_exit,
+	.id	= &mtp_net_id,
+	.size	= sizeof(struct mtp_net),
+};
+
+static int __init mtp_init(void)
+{
+	int err;
+
+	err = register_pernet_subsys(&mtp_net_ops);
+	if (err)
+		return err;
+	err = proto_register(&mtp_prot, 1);
+	if (err)
+		goto out_pernet;
+	inet_register_protosw(&mtp_protosw);
+	pr_info("mtp: MTP transactions registered (socket type %d)\n",
+		SOCK_MTP);
+	return 0;
+
+out_pernet:
+	unregister_pernet_subsys(&mtp_net_ops);
+	return err;
+}
+
+static void __exit mtp_exit(void)
+{
+	inet_unregister_protosw(&mtp_protosw);
+	proto_unregister(&mtp_prot);
+	unregister_pernet_subsys(&mtp_net_ops);
+}
+
+module_init(mtp_init);
+module_exit(mtp_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("MTP, the Multipurpose Transaction Protocol, over UDP");
+/*
+ * socket(AF_INET, SOCK_MTP, 0) and socket(AF_INET, SOCK_MTP, IPPROTO_UDP);
+ * IPPROTO_UDP is an enum, so the number is spelled out.
+ */
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, 0, SOCK_MTP);
+MODULE_ALIAS("net-pf-" __stringify(PF_INET) "-proto-17-type-"
+	     __stringify(SOCK_MTP));

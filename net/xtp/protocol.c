@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XTP: module load and unload, registration with IPv4 and the socket
+ * layer, per-namespace state.
+ */
+#include <linux/module.h>
+#include <net/protocol.h>
+#include <net/net_namespace.h>
+
+#include "xtp.h"
+
+unsigned int xtp_net_id __read_mostly;
+
+static struct inet_protosw xtp_protosw = {
+	.type		= SOCK_XTP,
+	.protocol	= IPPROTO_XTP,
+	.prot		= &xtp_prot,
+	.ops		= &xtp_stream_ops,
+};
+
+static int __net_init xtp_net_init(struct net *net)
+{
+	struct xtp_net *xn = xtp_net(net);
+	int err;
+
+	xn->mib = alloc_percpu(struct xtp_mib);
+	if (!xn->mib)
+		return -ENOMEM;
+	err = xtp_proc_init_net(net);
+	if (err)
+		free_percpu(xn->mib);
+	return err;
+}
+
+static void __net_exit xtp_net_exit(struct net *net)
+{
+	xtp_proc_exit_net(net);
+	free_percpu(xtp_net(net)->mib);
+}
+
+static struct pernet_operations xtp_net_ops = {
+	.init	= xtp_net_init,
+	.exit	= xtp_net_exit,
+	.id	= &xtp_net_id,
+	.size	= sizeof(struct xtp_net),
+};
+
+/*
+ * Each step is undone in reverse order if a later one fails, so a failed
+ * load leaves nothing registered.  The pernet state comes first because
+ * packets and sockets may arrive as soon as the protocol is registered.
+ */
+static int __init xtp_init(void)
+{
+	int err;
+
+	err = register_pernet_subsys(&xtp_net_ops);
+	if (err)
+		return err;
+	err = proto_register(&xtp_prot, 1);
+	if (err)
+		goto out_pernet;
+	err = inet_add_protocol(&xtp_net_protocol, IPPROTO_XTP);
+	if (err) {
+		pr_err("xtp: IP protocol %d is taken\n", IPPROTO_XTP);
+		err = -EBUSY;
+		goto out_proto;
+	}
+	inet_register_protosw(&xtp_protosw);
+	pr_info("xtp: XTP 4.0 registered (IP protocol %d, socket type %d)\n",
+		IPPROTO_XTP, SOCK_XTP);
+	return 0;
+
+out_proto:
+	proto_unregister(&xtp_prot);
+out_pernet:
+	unregister_pernet_subsys(&xtp_net_ops);
+	return err;
+}
+
+static void __exit xtp_exit(void)
+{
+	inet_unregister_protosw(&xtp_protosw);
+	inet_del_protocol(&xtp_net_protocol, IPPROTO_XTP);
+	/* No CPU may still run xtp_rcv() once the pernet state goes. */
+	synchronize_net();
+	proto_unregister(&xtp_prot);
+	unregister_pernet_subsys(&xtp_net_ops);
+}
+
+module_init(xtp_init);
+module_exit(xtp_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("XTP 4.0, the Xpress Transport Protocol");
+/* socket(AF_INET, SOCK_XTP, IPPROTO_XTP) and socket(AF_INET, SOCK_XTP, 0) */
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, IPPROTO_XTP, SOCK_XTP);
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, 0, SOCK_XTP);

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install everything the build, the VM runner and the tests need on a
+# Debian 12 (bookworm) machine.  Idempotent: a second run only checks.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+venv="$top/.venv"
+stamp="$top/.deps-stamp"
+
+pkgs=(
+	build-essential bc kmod flex bison libelf-dev libssl-dev
+	clang llvm libclang-rt-14-dev
+	linux-image-6.12-amd64 linux-headers-6.12-amd64
+	linux-headers-amd64 linux-source-6.12
+	qemu-system-x86 iproute2 tcpdump tshark
+	python3-venv python3-pip busybox-static
+	xz-utils ethtool
+)
+
+need_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "deps: run as root (or via sudo) to install packages" >&2
+		exit 1
+	fi
+}
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+
+src=/etc/apt/sources.list.d/xtp-deb-src.sources
+if [ ! -f "$src" ]; then
+	need_root
+	cat >"$src" <<'SRC'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+	missing+=(apt-update)
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+	need_root
+	export DEBIAN_FRONTEND=noninteractive
+	echo "deps: installing ${missing[*]}"
+	apt-get update -q
+	pk=()
+	for p in "${missing[@]}"; do [ "$p" = apt-update ] || pk+=("$p"); done
+	if [ ${#pk[@]} -gt 0 ]; then
+		apt-get install -y -q --no-install-recommends "${pk[@]}"
+	fi
+fi
+
+if [ ! -x "$venv/bin/vng" ]; then
+	python3 -m venv "$venv"
+	"$venv/bin/pip" install -q --disable-pip-version-check 'virtme-ng==1.42'
+fi
+
+touch "$stamp"
+echo "deps: ok ($(ls /lib/modules | grep -c '^6\.12') 6.12 kernel(s), vng $("$venv/bin/vng" --version 2>/dev/null | head -1))"

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot a kernel under QEMU/TCG with virtme-ng and run one command in it.
+#
+#   tools/vm/run.sh [-k KVER] [-o OUTDIR] [-t SECONDS] -- COMMAND...
+#
+# The host's file system is visible read-only; OUTDIR (default build/vm)
+# is writable and appears at the same path in the guest, /lib/modules is a
+# writable overlay so the guest can install modules for modprobe.  The
+# whole console goes to OUTDIR/console.log.  Exit status: the command's,
+# 124 on timeout.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kver=${KVER:-}
+out="$top/build/vm"
+tmo=${VM_TIMEOUT:-1500}
+
+while getopts k:o:t: opt; do
+	case $opt in
+	k) kver=$OPTARG ;;
+	o) out=$OPTARG ;;
+	t) tmo=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ "${1:-}" = -- ] && shift
+[ $# -gt 0 ] || { echo "usage: $0 [-k KVER] [-o DIR] [-t SEC] -- CMD" >&2; exit 2; }
+
+[ -n "$kver" ] || kver=$(ls /lib/modules | grep '^6\.12' | sort -V | tail -1)
+img=/boot/vmlinuz-$kver
+[ -f "$img" ] || { echo "vm: no kernel image $img (make deps)" >&2; exit 2; }
+export PATH="$top/.venv/bin:$PATH"
+command -v vng >/dev/null || { echo "vm: vng missing (make deps)" >&2; exit 2; }
+
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+# virtme-ng wants a terminal-less run to have stdin closed.
+set +e
+timeout --kill-after=30 "$tmo" \
+	vng --run "$img" --disable-kvm --cpus 2 --memory 2G --verbose \
+	--rwdir "$out" --overlay-rwdir /lib/modules \
+	--exec "$*" </dev/null >"$out/console.log" 2>&1
+rc=$?
+set -e
+[ $rc -eq 124 ] && echo "vm: timed out after ${tmo}s" >&2
+exit $rc
