@@ -16,10 +16,16 @@ out=$top/build/mod/$kver
 log=$out/build.log
 
 [ -d "$kdir" ] || { echo "build: no headers for $kver in $kdir" >&2; exit 2; }
-mkdir -p "$out/selftests/net"
+mkdir -p "$out"
 find "$out" -type l -delete
-cp -rs "$top/Kbuild" "$top/net" "$top/include" "$out/"
-cp -rs "$top/selftests/net/modules" "$out/selftests/net/"
+# Sources only: objects of an in-tree build (make -C ... M=$PWD) must not
+# leak into the mirror.
+(cd "$top" && find Kbuild net include selftests/net/modules \
+	-name '*.[ch]' -o -name Makefile -o -name Kbuild) |
+while read -r f; do
+	mkdir -p "$out/$(dirname "$f")"
+	ln -s "$top/$f" "$out/$f"
+done
 
 set +e
 {

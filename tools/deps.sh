@@ -18,10 +18,15 @@ pkgs=(
 	xz-utils ethtool
 )
 
+# Packages need root: use sudo when we are not root.
+sudo=
 need_root() {
 	if [ "$(id -u)" -ne 0 ]; then
-		echo "deps: run as root (or via sudo) to install packages" >&2
-		exit 1
+		command -v sudo >/dev/null || {
+			echo "deps: need root (or sudo) to install packages" >&2
+			exit 1
+		}
+		sudo=sudo
 	fi
 }
 
@@ -34,7 +39,7 @@ done
 src=/etc/apt/sources.list.d/xtp-deb-src.sources
 if [ ! -f "$src" ]; then
 	need_root
-	cat >"$src" <<'SRC'
+	$sudo tee "$src" >/dev/null <<'SRC'
 Types: deb-src
 URIs: http://deb.debian.org/debian
 Suites: bookworm bookworm-updates
@@ -52,13 +57,13 @@ fi
 
 if [ ${#missing[@]} -gt 0 ]; then
 	need_root
-	export DEBIAN_FRONTEND=noninteractive
 	echo "deps: installing ${missing[*]}"
-	apt-get update -q
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
 	pk=()
 	for p in "${missing[@]}"; do [ "$p" = apt-update ] || pk+=("$p"); done
 	if [ ${#pk[@]} -gt 0 ]; then
-		apt-get install -y -q --no-install-recommends "${pk[@]}"
+		$sudo env DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -q --no-install-recommends "${pk[@]}"
 	fi
 fi
 

@@ -19,7 +19,7 @@ fi
 
 rm -rf "$dst"
 mkdir -p "$dst"
-base=$(tar -tf "$tarball" | head -1 | cut -d/ -f1)
+base=linux-source-6.12
 want=(
 	scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch
 	tools/testing/selftests/kselftest_harness.h

@@ -15,8 +15,10 @@ static const char *const xtp_mib_names[__XTP_MIB_MAX] = {
 	[XTP_MIB_INBADVERSION]	= "InBadVersion",
 	[XTP_MIB_INBADTYPE]	= "InBadType",
 	[XTP_MIB_INBADLEN]	= "InBadLen",
+	[XTP_MIB_INBADFORMAT]	= "InBadFormat",
 	[XTP_MIB_INCSUMERRORS]	= "InCsumErrors",
 	[XTP_MIB_INNOCONTEXT]	= "InNoContext",
+	[XTP_MIB_INNOMEM]	= "InNoMem",
 	[XTP_MIB_INICMPERRORS]	= "InIcmpErrors",
 	[XTP_MIB_CURRSOCKETS]	= "CurrSockets",
 };

@@ -18,8 +18,10 @@
  * @XTP_MIB_INBADVERSION: dropped, VER is not 4.0
  * @XTP_MIB_INBADTYPE: dropped, unknown PFORMAT
  * @XTP_MIB_INBADLEN: dropped, DLEN or a segment length is inconsistent
+ * @XTP_MIB_INBADFORMAT: dropped, unsupported address or traffic format
  * @XTP_MIB_INCSUMERRORS: dropped, bad checksum
  * @XTP_MIB_INNOCONTEXT: dropped, no context or listener for the key
+ * @XTP_MIB_INNOMEM: dropped, no memory to process the packet
  * @XTP_MIB_INICMPERRORS: ICMP errors reported for XTP packets
  * @XTP_MIB_CURRSOCKETS: XTP sockets that exist in the namespace (gauge)
  * @__XTP_MIB_MAX: number of counters
@@ -30,8 +32,10 @@ enum xtp_mib_field {
 	XTP_MIB_INBADVERSION,
 	XTP_MIB_INBADTYPE,
 	XTP_MIB_INBADLEN,
+	XTP_MIB_INBADFORMAT,
 	XTP_MIB_INCSUMERRORS,
 	XTP_MIB_INNOCONTEXT,
+	XTP_MIB_INNOMEM,
 	XTP_MIB_INICMPERRORS,
 	XTP_MIB_CURRSOCKETS,
 	__XTP_MIB_MAX

@@ -5,14 +5,14 @@
 # listed in selftests/net/TESTS, each under its own timeout, collecting
 # KTAP in OUT/ktap.log and the kernel log in OUT/dmesg.log.
 #
-#   guest-suite.sh OUT MODDIR BINDIR [TEST...]
+#   guest-suite.sh OUT STAGE BINDIR [TEST...]
 #
-# MODDIR holds the kernel build (net/xtp/xtp.ko, ...), BINDIR the
+# STAGE is the module tree from stage-modules.sh, BINDIR holds the
 # compiled selftest programs; scripts run from selftests/net.
 set -u
 
 out=$1
-moddir=$2
+stage=$2
 bindir=$3
 shift 3
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,17 +23,13 @@ per_test_tmo=${SELFTEST_TIMEOUT:-600}
 dmesg -w >"$out/dmesg.log" 2>&1 &
 dmesg_pid=$!
 
-extra=/lib/modules/$(uname -r)/extra
-mkdir -p "$extra"
-cp "$moddir"/net/xtp/xtp.ko "$moddir"/net/mtp/mtp.ko "$extra"/
-cp "$moddir"/selftests/net/modules/*.ko "$extra"/ 2>/dev/null
-depmod -a
+"$top/tools/vm/guest-install.sh" "$stage"
 
 if [ ${#tests[@]} -eq 0 ]; then
 	mapfile -t tests < <(grep -v '^#' "$top/selftests/net/TESTS" | grep .)
 fi
 
-export XTP_TOP=$top XTP_MODDIR=$moddir XTP_BINDIR=$bindir XTP_OUT=$out
+export XTP_TOP=$top XTP_BINDIR=$bindir XTP_OUT=$out
 cd "$top/selftests/net" || exit 1
 for t in "${tests[@]}"; do
 	echo "# selftest: $t" >>"$out/ktap.log"

@@ -16,8 +16,9 @@ out="$top/build/vm/selftests-$kver"
 
 rm -rf "$out"
 mkdir -p "$out"
+"$top/tools/vm/stage-modules.sh" "$kver" "$moddir" "$out/stage"
 "$top/tools/vm/run.sh" -k "$kver" -o "$out" -t "${VM_TIMEOUT:-1500}" -- \
-	"$top/tools/vm/guest-suite.sh" "$out" "$moddir" "$bindir" "$@"
+	"$top/tools/vm/guest-suite.sh" "$out" "$out/stage" "$bindir" "$@"
 rc=$?
 
 {

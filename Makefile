@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# XTP and MTP for Linux: out-of-tree kernel modules, tools and tests.
+# `make help` lists the targets.
+
+TOP	:= $(CURDIR)
+# Newest installed kernels of each series; lazily evaluated so that a
+# fresh machine sees them once `deps` has installed them.
+KVER	?= $(shell ls /lib/modules 2>/dev/null | grep '^6\.12' | sort -V | tail -1)
+KVER61	?= $(shell ls /lib/modules 2>/dev/null | grep '^6\.1\.' | sort -V | tail -1)
+MODDIR	 = $(TOP)/build/mod/$(KVER)
+KSRC	:= $(TOP)/.ksrc
+# Our kernel sources: tracked or new, never generated (*.mod.c).
+CHECKPATCH_FILES = $(shell git ls-files -co --exclude-standard \
+	'net/*.[ch]' 'include/*.h' 'selftests/net/modules/*.c')
+
+all: modules selftests
+
+help:
+	@echo "make              build xtp.ko and mtp.ko for 6.12 (KVER=...)"
+	@echo "make demo         build, boot a VM, show XTP and MTP working"
+	@echo "make check        every test (unit, builds, checkpatch, VM)"
+	@echo "make deps         install packages, kernels, virtme-ng venv"
+	@echo "make modules-6.1  build against Debian's 6.1 kernel"
+	@echo "make unit         user-space unit tests only"
+	@echo "make vmtest       VM selftests only (TESTS='a b' for some)"
+	@echo "make vm CMD=...   run a command in the VM, modules installed"
+	@echo "make checkpatch   scripts/checkpatch.pl --strict on our sources"
+	@echo "make install      install the modules into /lib/modules/KVER"
+
+deps:
+	@$(TOP)/tools/deps.sh
+
+$(KSRC)/.done:
+	@$(TOP)/tools/ksrc.sh
+
+modules: deps
+	$(TOP)/tools/build-modules.sh $(KVER)
+
+modules-6.1: deps
+	$(TOP)/tools/build-modules.sh $(KVER61)
+
+selftests: $(KSRC)/.done
+	$(MAKE) -C selftests/net
+
+unit: deps $(KSRC)/.done
+	$(MAKE) -C selftests/unit check
+
+vmtest: modules selftests
+	$(TOP)/tools/vm/selftests.sh $(KVER) $(MODDIR) build/selftests/net \
+		build/vmtest.ktap $(TESTS)
+	@$(TOP)/tools/ktap-summary.sh build/vmtest.ktap
+
+# The command travels in a file, so it may contain any quoting.
+export CMD
+vm: modules selftests
+	@test -n "$$CMD" || { echo 'usage: make vm CMD="command"'; exit 2; }
+	@mkdir -p build/vm/cmd && printf '%s\n' "$$CMD" >build/vm/cmd/cmd.sh
+	@$(TOP)/tools/vm/stage-modules.sh $(KVER) $(MODDIR) build/vm/cmd/stage
+	@$(TOP)/tools/vm/run.sh -k $(KVER) -o build/vm/cmd -- \
+		$(TOP)/tools/vm/guest-run.sh build/vm/cmd/stage build/vm/cmd/cmd.sh; \
+	rc=$$?; sed -n '/^>>> guest: /,/^>>> guest: exit/p' build/vm/cmd/console.log; exit $$rc
+
+checkpatch: $(KSRC)/.done
+	perl $(KSRC)/scripts/checkpatch.pl --strict --no-tree --terse \
+		--show-types -f $(CHECKPATCH_FILES)
+
+check:
+	@$(TOP)/tools/check.sh
+
+demo:
+	@$(TOP)/tools/demo.sh
+
+install: modules
+	install -D -m 0644 $(MODDIR)/net/xtp/xtp.ko \
+		$(DESTDIR)/lib/modules/$(KVER)/extra/xtp.ko
+	install -D -m 0644 $(MODDIR)/net/mtp/mtp.ko \
+		$(DESTDIR)/lib/modules/$(KVER)/extra/mtp.ko
+	test -n "$(DESTDIR)" || depmod -a $(KVER)
+
+clean:
+	rm -rf build
+	$(MAKE) -C selftests/unit clean 2>/dev/null || true
+
+.PHONY: all help deps modules modules-6.1 selftests unit vmtest vm \
+	checkpatch check demo install clean

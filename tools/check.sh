@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: every tier of tests, each step a KTAP result, one verdict.
+#
+#  1. dependencies (tools/deps.sh)
+#  2. user-space unit tests, fuzzing, tshark oracle (selftests/unit)
+#  3. module builds for 6.12 and 6.1 with W=1, no warnings
+#  4. checkpatch --strict on the kernel sources
+#  5. selftests in one boot of the 6.12 VM
+#
+# Results go to build/results/*.ktap; the last line is the verdict.
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+res=$top/build/results
+cd "$top" || exit 1
+rm -rf "$res"
+mkdir -p "$res"
+
+# step NAME DESCRIPTION CMD...: one KTAP line for a command's success;
+# its output goes to build/results/NAME.log.
+step() {
+	local name=$1 desc=$2
+	shift 2
+	if "$@" >"$res/$name.log" 2>&1; then
+		echo "ok - $desc" | tee "$res/$name.ktap"
+	else
+		echo "not ok - $desc (see build/results/$name.log)" | tee "$res/$name.ktap"
+		tail -15 "$res/$name.log" | sed 's/^/# /'
+		return 1
+	fi
+}
+
+step deps "dependencies installed" tools/deps.sh || {
+	tools/ktap-summary.sh "$res"/*.ktap
+	exit 1
+}
+
+kver=$(ls /lib/modules | grep '^6\.12' | sort -V | tail -1)
+kver61=$(ls /lib/modules | grep '^6\.1\.' | sort -V | tail -1)
+
+tools/ksrc.sh >/dev/null
+
+echo "# unit tests"
+make -s -C selftests/unit check >"$res/unit.ktap" 2>"$res/unit.err"
+grep -E '^(not )?ok ' "$res/unit.ktap" | grep -c '^ok' | sed 's/^/# unit: passed /'
+grep -E '^not ok ' "$res/unit.ktap"
+grep -qE '^(not )?ok ' "$res/unit.ktap" ||
+	echo "not ok - unit tests produced no results" | tee -a "$res/unit.ktap"
+
+step build-$kver "build against $kver (W=1, no warnings)" \
+	tools/build-modules.sh "$kver"
+built=$?
+step build-$kver61 "build against $kver61 (W=1, no warnings)" \
+	tools/build-modules.sh "$kver61"
+step checkpatch "checkpatch --strict clean" make -s checkpatch
+step selftests-build "selftest programs build" make -s -C selftests/net
+
+if [ $built -eq 0 ]; then
+	echo "# VM selftests on $kver (one boot, TCG)"
+	tools/vm/selftests.sh "$kver" "build/mod/$kver" build/selftests/net \
+		"$res/vm.ktap"
+	grep -cE '^ok ' "$res/vm.ktap" | sed 's/^/# vm: passed /'
+else
+	echo "not ok - VM selftests (module build failed)" | tee "$res/vm.ktap"
+fi
+
+tools/ktap-summary.sh "$res"/*.ktap

@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# On the host: prepare a module tree for the guest with our modules in
+# extra/ and the depmod indexes already computed.  depmod over Debian's
+# 4000 compressed modules takes seconds natively but minutes under TCG.
+#
+#   stage-modules.sh KVER MODDIR STAGEDIR
+set -euo pipefail
+
+kver=$1
+moddir=$2
+stage=$3
+dst=$stage/lib/modules/$kver
+
+rm -rf "$stage"
+mkdir -p "$dst/extra"
+ln -s "/lib/modules/$kver/kernel" "$dst/kernel"
+for f in modules.order modules.builtin modules.builtin.modinfo; do
+	cp "/lib/modules/$kver/$f" "$dst/"
+done
+cp "$moddir"/net/xtp/xtp.ko "$moddir"/net/mtp/mtp.ko "$dst/extra/"
+cp "$moddir"/selftests/net/modules/*.ko "$dst/extra/" 2>/dev/null || true
+depmod -b "$stage" "$kver"
