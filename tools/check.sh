@@ -7,7 +7,7 @@
 #  3. module builds for 6.12 and 6.1 with W=1, no warnings
 #  4. checkpatch --strict on the kernel sources
 #  5. selftests in one boot of the 6.12 VM
-#
+#  6. make demo, the README's first command
 # Results go to build/results/*.ktap; the last line is the verdict.
 set -u
 
@@ -64,5 +64,15 @@ if [ $built -eq 0 ]; then
 else
 	echo "not ok - VM selftests (module build failed)" | tee "$res/vm.ktap"
 fi
+
+# The README's first command must keep working: run it and check that the
+# capture it decodes holds the packets it sent.
+demo_ok() {
+	tools/demo.sh >"$res/demo.out" 2>&1 || return 1
+	cat "$res/demo.out"
+	grep -q 'FIRST \[SREQ\] Seq=90000 Len=24' "$res/demo.out" &&
+	grep -qE '^InNoContext[[:space:]]+3$' "$res/demo.out"
+}
+step demo "make demo shows the modules and a decoded XTP capture" demo_ok
 
 tools/ktap-summary.sh "$res"/*.ktap

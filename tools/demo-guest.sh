@@ -10,6 +10,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=$2
 bin=$top/build
 "$top/tools/vm/guest-install.sh" "$1"
+# The console interleaves kernel messages; the host prints this file.
+exec >"$out/demo.txt" 2>&1
 
 say() { printf '\n== %s\n' "$*"; }
 
@@ -43,7 +45,7 @@ done
 
 say "a sends XTP packets to b"
 for t in first cntl diag; do
-	ip netns exec a "$bin/tools/xtpinject" -t "$t" 198.18.0.2
+	ip netns exec a "$bin/tools/xtpinject" -t "$t" -s 198.18.0.1 198.18.0.2
 done
 ip netns exec a "$bin/tools/xtpinject" -t cntl -c 198.18.0.2
 

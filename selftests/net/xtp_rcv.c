@@ -12,32 +12,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <linux/xtp.h>
 
 #include "wire.h"
 #include "kselftest_harness.h"
-
-static long xtp_snmp(const char *name)
-{
-	char key[64];
-	long val, ret = -1;
-	FILE *f;
-
-	f = fopen("/proc/net/xtp/snmp", "r");
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &val) == 2) {
-		if (!strcmp(key, name)) {
-			ret = val;
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
-}
+#include "xtp_selftest.h"
 
 static const char *const counters[] = {
 	"InPkts", "InTruncated", "InBadVersion", "InBadType", "InBadLen",
@@ -75,8 +56,6 @@ static void send_and_expect(struct __test_metadata *_metadata,
 			    size_t len, const char *want)
 {
 	struct sockaddr_in dst = { .sin_family = AF_INET };
-	struct timespec ts = { 0, 20 * 1000 * 1000 };
-	long after;
 	unsigned int i;
 
 	for (i = 0; i < NCOUNTERS; i++)
@@ -84,45 +63,53 @@ static void send_and_expect(struct __test_metadata *_metadata,
 	dst.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	ASSERT_EQ((ssize_t)len, sendto(self->raw, buf, len, 0,
 				       (struct sockaddr *)&dst, sizeof(dst)));
-	/* Loopback delivery may finish in softirq after sendto returns. */
-	for (i = 0; i < 500 && xtp_snmp("InPkts") == self->before[0]; i++)
-		nanosleep(&ts, NULL);
+	xtp_snmp_wait_change("InPkts", self->before[0]);
 	for (i = 0; i < NCOUNTERS; i++) {
 		long expect = self->before[i];
 
 		if (i == 0 || !strcmp(counters[i], want))
 			expect++;
-		after = xtp_snmp(counters[i]);
-		EXPECT_EQ(expect, after) TH_LOG("%s", counters[i]);
+		EXPECT_EQ(expect, xtp_snmp(counters[i])) TH_LOG("%s", counters[i]);
 	}
 }
 
-static int build(struct xtp_wire_pkt *p, u8 *buf, size_t cap)
+/* A well-formed CNTL for a context that does not exist; returns its size. */
+static int cntl_packet(u8 *buf, size_t cap)
 {
-	return xtp_wire_encode(p, buf, cap);
+	struct xtp_wire_pkt p = {
+		.hdr.key = 0x123456789abcdefULL | XTP_KEY_RETURN,
+		.hdr.pformat = XTP_PF_CNTL,
+		.hdr.options = XTP_CMD_SREQ,
+		.hdr.sync = 1,
+		.ctl.rseq = 24,
+		.ctl.alloc = 90024,
+	};
+
+	return xtp_wire_encode(&p, buf, cap);
 }
 
-static void cntl(struct xtp_wire_pkt *p)
+/*
+ * Send the CNTL with byte @off replaced by @val (checksum recomputed when
+ * @resum) and expect it to be counted under @want.
+ */
+static void send_mangled(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(rcv) *self, int off, u8 val,
+			 bool resum, const char *want)
 {
-	memset(p, 0, sizeof(*p));
-	p->hdr.key = 0x123456789abcdefULL | XTP_KEY_RETURN;
-	p->hdr.pformat = XTP_PF_CNTL;
-	p->hdr.options = XTP_CMD_SREQ;
-	p->hdr.sync = 1;
-	p->ctl.rseq = 24;
-	p->ctl.alloc = 90024;
+	u8 buf[256];
+	int n = cntl_packet(buf, sizeof(buf));
+
+	ASSERT_EQ(52, n);
+	if (off >= 0)
+		buf[off] = val;
+	if (resum)
+		xtp_wire_csum_set(buf, n);
+	send_and_expect(_metadata, self, buf, n, want);
 }
 
 TEST_F(rcv, wellformed_unknown_key)
 {
-	struct xtp_wire_pkt p;
-	u8 buf[256];
-	int n;
-
-	cntl(&p);
-	n = build(&p, buf, sizeof(buf));
-	ASSERT_LT(0, n);
-	send_and_expect(_metadata, self, buf, n, "InNoContext");
+	send_mangled(_metadata, self, -1, 0, false, "InNoContext");
 }
 
 TEST_F(rcv, truncated)
@@ -134,57 +121,27 @@ TEST_F(rcv, truncated)
 
 TEST_F(rcv, bad_version)
 {
-	struct xtp_wire_pkt p;
-	u8 buf[256];
-	int n;
-
-	cntl(&p);
-	n = build(&p, buf, sizeof(buf));
-	ASSERT_LT(0, n);
-	buf[11] = (buf[11] & 0x1f) | (2 << 5);	/* VER 010 */
-	xtp_wire_csum_set(buf, n);
-	send_and_expect(_metadata, self, buf, n, "InBadVersion");
+	/* PTYPE byte: VER 010, PFORMAT CNTL */
+	send_mangled(_metadata, self, 11, (2 << 5) | XTP_PF_CNTL, true,
+		     "InBadVersion");
 }
 
 TEST_F(rcv, bad_type)
 {
-	struct xtp_wire_pkt p;
-	u8 buf[256];
-	int n;
-
-	cntl(&p);
-	n = build(&p, buf, sizeof(buf));
-	ASSERT_LT(0, n);
-	buf[11] = (buf[11] & 0xe0) | 4;	/* PFORMAT 4 is unassigned */
-	xtp_wire_csum_set(buf, n);
-	send_and_expect(_metadata, self, buf, n, "InBadType");
+	/* PFORMAT 4 is unassigned */
+	send_mangled(_metadata, self, 11, (1 << 5) | 4, true, "InBadType");
 }
 
 TEST_F(rcv, dlen_past_packet)
 {
-	struct xtp_wire_pkt p;
-	u8 buf[256];
-	int n;
-
-	cntl(&p);
-	n = build(&p, buf, sizeof(buf));
-	ASSERT_LT(0, n);
-	buf[15] += 1;			/* DLEN 21, 20 bytes present */
-	xtp_wire_csum_set(buf, n);
-	send_and_expect(_metadata, self, buf, n, "InBadLen");
+	/* DLEN 21 with 20 bytes present */
+	send_mangled(_metadata, self, 15, 21, true, "InBadLen");
 }
 
 TEST_F(rcv, bad_checksum)
 {
-	struct xtp_wire_pkt p;
-	u8 buf[256];
-	int n;
-
-	cntl(&p);
-	n = build(&p, buf, sizeof(buf));
-	ASSERT_LT(0, n);
-	buf[n - 1] ^= 0x40;		/* a bit of ECHO, covered by CHECK */
-	send_and_expect(_metadata, self, buf, n, "InCsumErrors");
+	/* ECHO's last byte, covered by CHECK, changed after checksumming */
+	send_mangled(_metadata, self, 51, 0x40, false, "InCsumErrors");
 }
 
 TEST_F(rcv, bad_address_format)
@@ -206,7 +163,7 @@ TEST_F(rcv, bad_address_format)
 	p.addr.dstport = 9999;
 	p.addr.srcport = 40000;
 	p.traffic.service = XTP_SVC_STREAM;
-	n = build(&p, buf, sizeof(buf));
+	n = xtp_wire_encode(&p, buf, sizeof(buf));
 	ASSERT_LT(0, n);
 	buf[32 + 3] = 3;		/* aformat XNS */
 	xtp_wire_csum_set(buf, n);

@@ -14,49 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <linux/mtp.h>
 #include <linux/xtp.h>
 
 #include "kselftest_harness.h"
-
-/* Counter NAME from /proc/net/xtp/snmp, or -1. */
-static long xtp_snmp(const char *name)
-{
-	char key[64];
-	long val, ret = -1;
-	FILE *f;
-
-	f = fopen("/proc/net/xtp/snmp", "r");
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &val) == 2) {
-		if (!strcmp(key, name)) {
-			ret = val;
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
-}
-
-/* Wait up to 10 s for counter NAME to reach at least WANT. */
-static long xtp_snmp_wait(const char *name, long want)
-{
-	struct timespec ts = { 0, 20 * 1000 * 1000 };
-	long v = -1;
-	int i;
-
-	for (i = 0; i < 500; i++) {
-		v = xtp_snmp(name);
-		if (v >= want)
-			break;
-		nanosleep(&ts, NULL);
-	}
-	return v;
-}
+#include "xtp_selftest.h"
 
 static int sockopt_int(int fd, int level, int name)
 {
@@ -172,7 +136,7 @@ TEST(xtp_rcv_counts_truncated)
 	tr0 = xtp_snmp("InTruncated");
 	ASSERT_EQ(sizeof(pkt), sendto(raw, pkt, sizeof(pkt), 0,
 				      (struct sockaddr *)&dst, sizeof(dst)));
-	EXPECT_EQ(tr0 + 1, xtp_snmp_wait("InTruncated", tr0 + 1));
+	EXPECT_EQ(tr0 + 1, xtp_snmp_wait_change("InTruncated", tr0));
 	EXPECT_EQ(in0 + 1, xtp_snmp("InPkts"));
 	close(raw);
 	close(fd);

@@ -3,9 +3,9 @@
  * xtpinject: send one hand-made XTP packet through a raw IP socket, for
  * demonstrations and debugging.
  *
- *   xtpinject [-t first|cntl|diag] [-k KEY] [-p DPORT] [-c] DST-IPv4
+ *   xtpinject [-t first|cntl|diag] [-k KEY] [-p DPORT] [-s SRC] [-c] DST
  *
- * -c corrupts the checksum.  The packet is built by the module's own
+ * -s sets the FIRST's source host, -c corrupts the checksum.  The packet is built by the module's own
  * codec (net/xtp/wire.c).
  */
 #include <arpa/inet.h>
@@ -24,13 +24,14 @@
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: xtpinject [-t first|cntl|diag] [-k KEY] [-p DPORT] [-c] DST\n");
+		"usage: xtpinject [-t first|cntl|diag] [-k KEY] [-p DPORT] [-s SRC] [-c] DST\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	struct sockaddr_in dst = { .sin_family = AF_INET };
+	struct in_addr src = { 0 };
 	const char *type = "first", *msg = "no listener";
 	struct xtp_wire_pkt p;
 	int opt, fd, n, corrupt = 0;
@@ -38,11 +39,15 @@ int main(int argc, char **argv)
 	unsigned int dport = 9999;
 	u8 buf[512];
 
-	while ((opt = getopt(argc, argv, "t:k:p:c")) != -1) {
+	while ((opt = getopt(argc, argv, "t:k:p:s:c")) != -1) {
 		switch (opt) {
 		case 't': type = optarg; break;
 		case 'k': key = strtoull(optarg, NULL, 0); break;
 		case 'p': dport = strtoul(optarg, NULL, 0); break;
+		case 's':
+			if (inet_pton(AF_INET, optarg, &src) != 1)
+				usage();
+			break;
 		case 'c': corrupt = 1; break;
 		default: usage();
 		}
@@ -62,6 +67,7 @@ int main(int argc, char **argv)
 		p.addr.adomain = XTP_ADOMAIN_IP;
 		p.addr.aformat = XTP_AFORMAT_IPV4;
 		p.addr.dsthost.v4 = dst.sin_addr.s_addr;
+		p.addr.srchost.v4 = src.s_addr;
 		p.addr.dstport = dport;
 		p.addr.srcport = 40000;
 		p.traffic.service = XTP_SVC_STREAM;
