@@ -48,6 +48,13 @@ grep -E '^not ok ' "$res/unit.ktap"
 grep -qE '^(not )?ok ' "$res/unit.ktap" ||
 	echo "not ok - unit tests produced no results" | tee -a "$res/unit.ktap"
 
+echo "# tcpdump XTP printer (tools/tcpdump: build, golden, tshark, fuzz)"
+tools/tcpdump/run-tests.sh >"$res/tcpdump.ktap" 2>"$res/tcpdump.err"
+grep -c '^ok ' "$res/tcpdump.ktap" | sed 's/^/# tcpdump: passed /'
+grep -E '^not ok ' "$res/tcpdump.ktap"
+grep -qE '^(not )?ok ' "$res/tcpdump.ktap" ||
+	echo "not ok - tcpdump tests produced no results" | tee -a "$res/tcpdump.ktap"
+
 step build-$kver "build against $kver (W=1, no warnings)" \
 	tools/build-modules.sh "$kver"
 built=$?

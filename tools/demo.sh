@@ -28,3 +28,17 @@ tshark -r "$out/demo.pcap" -o ip.check_checksum:FALSE 2>/dev/null
 echo
 echo "== the FIRST packet in detail"
 tshark -r "$out/demo.pcap" -c 1 -O xtp 2>/dev/null | sed -n '/Xpress Transport/,$p'
+
+# Our tcpdump's XTP printer (tools/tcpdump), on the same capture.
+if td=$(tools/tcpdump/build.sh normal 2>"$out/tcpdump-build.log" | tail -1) &&
+   [ -x "$td" ]; then
+	echo
+	echo "== the capture, decoded by our tcpdump (${td#"$top"/} -n)"
+	"$td" -n -r "$out/demo.pcap" 2>/dev/null || true
+	echo
+	echo "== the same with -vv (checksums verified, every segment field)"
+	"$td" -nvv -r "$out/demo.pcap" 2>/dev/null || true
+else
+	echo
+	echo "== our tcpdump did not build; see $out/tcpdump-build.log"
+fi

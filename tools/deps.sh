@@ -16,6 +16,7 @@ pkgs=(
 	qemu-system-x86 iproute2 tcpdump tshark
 	python3-venv python3-pip busybox-static
 	xz-utils ethtool
+	dpkg-dev libpcap0.8-dev
 )
 
 # Packages need root: use sudo when we are not root.

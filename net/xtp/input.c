@@ -4,11 +4,17 @@
  *
  * Everything that arrives is untrusted: the codec checks every length
  * before it reads, and each reason to drop a packet has its own counter.
+ * A packet whose key carries the RETURN bit names our own context and is
+ * found by key, then checked against the context's peer address; a FIRST
+ * goes through the ATM and First Packet Matching.  Per-context work runs
+ * under the socket lock, from the backlog when the owner holds it.
  */
 #include <linux/skbuff.h>
+#include <net/ip.h>
 #include <net/protocol.h>
+#include <net/route.h>
+#include <net/sock.h>
 
-#include "wire.h"
 #include "xtp.h"
 
 /* The counter that records a packet the codec rejected with @err. */
@@ -31,10 +37,462 @@ static enum xtp_mib_field xtp_decode_drop_reason(int err)
 	}
 }
 
+static void xtp_count_in(struct xtp_sock *xs, u8 pformat)
+{
+	switch (pformat) {
+	case XTP_PF_FIRST:
+		xs->mib.fpk_in++;
+		break;
+	case XTP_PF_DATA:
+		xs->mib.dpk_in++;
+		break;
+	case XTP_PF_CNTL:
+		xs->mib.cpk_in++;
+		break;
+	case XTP_PF_TCNTL:
+		xs->mib.tpk_in++;
+		break;
+	case XTP_PF_ECNTL:
+		xs->mib.epk_in++;
+		break;
+	case XTP_PF_DIAG:
+		xs->mib.dgpk_in++;
+		break;
+	}
+}
+
+/* Move in-order data from the out-of-order queue to the receive queue. */
+static void xtp_ooo_drain(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct sk_buff *skb;
+
+	while ((skb = skb_peek(&xs->ooo_queue))) {
+		u64 seq = XTP_SKB_CB(skb)->seq;
+
+		if (seq > xs->rcv_nxt)
+			break;
+		__skb_unlink(skb, &xs->ooo_queue);
+		if (seq + skb->len <= xs->rcv_nxt) {
+			kfree_skb(skb);
+			continue;
+		}
+		XTP_SKB_CB(skb)->offset = xs->rcv_nxt - seq;
+		xs->rcv_queued += seq + skb->len - xs->rcv_nxt;
+		xs->rcv_nxt = seq + skb->len;
+		__skb_queue_tail(&sk->sk_receive_queue, skb);
+	}
+}
+
+/* Keep @skb in the out-of-order queue, sorted by sequence number. */
+static void xtp_ooo_insert(struct sock *sk, struct sk_buff *skb)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	u64 seq = XTP_SKB_CB(skb)->seq;
+	struct sk_buff *pos;
+
+	skb_queue_walk(&xs->ooo_queue, pos) {
+		if (XTP_SKB_CB(pos)->seq == seq) {
+			kfree_skb(skb);
+			return;
+		}
+		if (XTP_SKB_CB(pos)->seq > seq) {
+			__skb_queue_before(&xs->ooo_queue, pos, skb);
+			return;
+		}
+	}
+	__skb_queue_tail(&xs->ooo_queue, skb);
+}
+
+/*
+ * Queue the user data of a FIRST or DATA packet.  @skb is consumed: its
+ * data area is cut down to the payload and kept as is.
+ */
+static void xtp_queue_data(struct sock *sk, struct sk_buff *skb,
+			   const struct xtp_wire_pkt *pkt, u64 seq)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	u32 len = pkt->data_len;
+	u64 limit = 2ULL * xs->rcv_wnd;
+
+	if (!len || seq + len <= xs->rcv_nxt || xs->wclose_rcvd) {
+		kfree_skb(skb);
+		return;
+	}
+	/* The peer must stay below our ALLOC; never hold more than that. */
+	if (xs->rcv_queued + len > limit ||
+	    atomic_read(&sk->sk_rmem_alloc) > sk->sk_rcvbuf) {
+		XTP_INC_STATS(sock_net(sk), XTP_MIB_RCVBUFERRORS);
+		kfree_skb(skb);
+		return;
+	}
+	skb_pull(skb, pkt->data - skb->data);
+	skb_trim(skb, len);
+	skb_dst_drop(skb);
+	skb_set_owner_r(skb, sk);
+	XTP_SKB_CB(skb)->seq = seq;
+	XTP_SKB_CB(skb)->offset = 0;
+	if (seq > xs->rcv_nxt) {
+		xtp_ooo_insert(sk, skb);
+		return;
+	}
+	XTP_SKB_CB(skb)->offset = xs->rcv_nxt - seq;
+	xs->rcv_queued += seq + len - xs->rcv_nxt;
+	xs->rcv_nxt = seq + len;
+	xs->mib.bytes_received += len;
+	__skb_queue_tail(&sk->sk_receive_queue, skb);
+	xtp_ooo_drain(sk);
+}
+
+/* Acknowledgment and allocation from a control segment. */
+static void xtp_ack(struct sock *sk, const struct xtp_wire_pkt *pkt)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	u64 rseq = pkt->ctl.rseq;
+	struct sk_buff *skb;
+
+	if (rseq > xs->snd_nxt)
+		return;
+	if (rseq > xs->snd_una) {
+		xs->snd_una = rseq;
+		while ((skb = skb_peek(&xs->rtx_queue)) &&
+		       XTP_SKB_CB(skb)->seq + skb->len <= rseq) {
+			__skb_unlink(skb, &xs->rtx_queue);
+			xs->snd_queued -= skb->len;
+			sk->sk_wmem_queued -= skb->truesize;
+			kfree_skb(skb);
+		}
+		sk->sk_write_space(sk);
+	}
+	if (pkt->ctl.alloc > xs->snd_alloc) {
+		xs->snd_alloc = pkt->ctl.alloc;
+		xs->fc_blocked = 0;
+	}
+	xtp_wtimer_answered(sk, pkt->ctl.echo);
+}
+
+static bool xtp_is_control(u8 pformat)
+{
+	return pformat == XTP_PF_CNTL || pformat == XTP_PF_ECNTL ||
+	       pformat == XTP_PF_TCNTL;
+}
+
+/* Where the peer's stream ends, if this packet closes it. */
+static void xtp_note_wclose(struct xtp_sock *xs,
+			    const struct xtp_wire_pkt *pkt, u64 data_seq)
+{
+	if (!(pkt->hdr.options & XTP_CMD_WCLOSE) || xs->fin_seen)
+		return;
+	xs->fin_seen = 1;
+	if (pkt->hdr.pformat == XTP_PF_DATA || pkt->hdr.pformat == XTP_PF_FIRST)
+		xs->rcv_fin = data_seq + pkt->data_len;
+	else
+		xs->rcv_fin = pkt->hdr.seq;
+}
+
+/**
+ * xtp_established_rcv - a packet from the peer of a running association
+ * @sk: the context, locked
+ * @skb: the packet, consumed
+ * @pkt: its decoded form (pointing into @skb)
+ */
+static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
+				const struct xtp_wire_pkt *pkt)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	u32 opt = pkt->hdr.options;
+	bool sreq = opt & XTP_CMD_SREQ;
+	u64 ctl_out;
+
+	if (sreq)
+		xs->echo = pkt->hdr.sync;
+	if (xtp_is_control(pkt->hdr.pformat))
+		xtp_ack(sk, pkt);
+	if ((opt & XTP_CMD_RCLOSE) && xs->wclose_sent && !xs->rclose_rcvd &&
+	    xs->snd_una == xs->snd_nxt)
+		xs->rclose_rcvd = 1;
+	xtp_note_wclose(xs, pkt, pkt->hdr.seq);
+	if (pkt->hdr.pformat == XTP_PF_DATA)
+		xtp_queue_data(sk, skb, pkt, pkt->hdr.seq);
+	else
+		consume_skb(skb);
+
+	if (xs->fin_seen && !xs->wclose_rcvd && xs->rcv_nxt >= xs->rcv_fin) {
+		xs->wclose_rcvd = 1;
+		sk->sk_shutdown |= RCV_SHUTDOWN;
+	}
+	if (opt & XTP_CMD_END) {
+		xs->end_rcvd = 1;
+		xtp_ctx_done(sk, xs->wclose_rcvd ? 0 : ECONNRESET);
+		return;
+	}
+	sk->sk_data_ready(sk);
+	xtp_push(sk);
+	/* Any control packet we send now carries the ECHO that answers. */
+	ctl_out = xs->mib.cpk_out;
+	xtp_teardown_step(sk);
+	if (sreq && xs->mib.cpk_out == ctl_out && !xs->released)
+		xtp_send_cntl(sk, 0);
+}
+
+/* Initiator: the TCNTL answers our FIRST, or a DIAG refuses it. */
+static void xtp_syn_sent_rcv(struct sock *sk, struct sk_buff *skb,
+			     const struct xtp_wire_pkt *pkt)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (pkt->hdr.pformat == XTP_PF_DIAG) {
+		consume_skb(skb);
+		xtp_ctx_done(sk, ECONNREFUSED);
+		return;
+	}
+	if (pkt->hdr.pformat != XTP_PF_TCNTL) {
+		XTP_INC_STATS(sock_net(sk), XTP_MIB_INBADSTATE);
+		kfree_skb(skb);
+		return;
+	}
+	xs->pkey = pkt->ctl.xkey & ~XTP_KEY_RETURN;
+	inet_sk_set_state(sk, TCP_ESTABLISHED);
+	sk->sk_state_change(sk);
+	xtp_established_rcv(sk, skb, pkt);
+}
+
+/* ZOMBIE: the END may have been lost; answer whatever asks with END. */
+static void xtp_zombie_rcv(struct sock *sk, struct sk_buff *skb,
+			   const struct xtp_wire_pkt *pkt)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (pkt->hdr.options & XTP_CMD_SREQ) {
+		xs->echo = pkt->hdr.sync;
+		xtp_send_cntl(sk, 0);
+	}
+	consume_skb(skb);
+}
+
+/**
+ * xtp_listen_first - First Packet Matching found this listener
+ * @sk: the listener, locked
+ * @skb: the FIRST, consumed
+ * @pkt: its decoded form
+ *
+ * A new context is cloned from the listener, recorded in the ATM, given
+ * the FIRST's data and queued for accept(); the TCNTL answers the FIRST.
+ */
+static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
+			     const struct xtp_wire_pkt *pkt)
+{
+	struct net *net = sock_net(sk);
+	const struct iphdr *iph = ip_hdr(skb);
+	struct xtp_sock *lxs = xtp_sk(sk);
+	struct xtp_sock *xs;
+	struct flowi4 *fl4;
+	struct rtable *rt;
+	struct sock *child;
+	struct sock *dup;
+
+	/* A twin of this FIRST may have been processed from the backlog. */
+	if (xtp_atm_lookup(net, iph->saddr, pkt->hdr.key, &dup) !=
+	    XTP_ATM_NONE) {
+		if (dup)
+			sock_put(dup);
+		kfree_skb(skb);
+		return;
+	}
+	if (lxs->accept_len >= READ_ONCE(sk->sk_max_ack_backlog)) {
+		XTP_INC_STATS(net, XTP_MIB_LISTENOVERFLOW);
+		kfree_skb(skb);
+		return;
+	}
+	child = sk_clone_lock(sk, GFP_ATOMIC);
+	if (!child) {
+		XTP_INC_STATS(net, XTP_MIB_INNOMEM);
+		kfree_skb(skb);
+		return;
+	}
+	xs = xtp_sk(child);
+	xtp_ctx_init(child);
+	XTP_INC_STATS(net, XTP_MIB_CURRSOCKETS);
+	RCU_INIT_POINTER(inet_sk(child)->inet_opt, NULL);
+	inet_sk(child)->mc_list = NULL;
+	sk_node_init(&child->sk_bind_node);
+	child->sk_rcv_saddr = iph->daddr;
+	inet_sk(child)->inet_saddr = iph->daddr;
+	inet_sk(child)->inet_daddr = iph->saddr;
+	inet_sk(child)->inet_sport = htons(pkt->addr.dstport);
+	inet_sk(child)->inet_num = pkt->addr.dstport;
+	inet_sk(child)->inet_dport = htons(pkt->addr.srcport);
+	inet_sk_set_state(child, TCP_ESTABLISHED);
+	xs->pkey = pkt->hdr.key;
+	xs->snd_alloc = pkt->hdr.seq;
+	xs->echo = pkt->hdr.sync;
+	xs->rcv_nxt = XTP_FIRST_SEGS_LEN;
+
+	/* As for an initiator: ip_queue_xmit() uses the flow in cork.fl. */
+	fl4 = &inet_sk(child)->cork.fl.u.ip4;
+	rt = ip_route_output_ports(net, fl4, child, iph->saddr, iph->daddr,
+				   inet_sk(child)->inet_dport,
+				   inet_sk(child)->inet_sport, IPPROTO_XTP, 0,
+				   child->sk_bound_dev_if);
+	if (IS_ERR(rt) || xtp_key_insert(child))
+		goto abort;
+	sk_setup_caps(child, &rt->dst);
+	rt = NULL;
+	if (xtp_atm_add(child, iph->saddr, pkt->hdr.key)) {
+		XTP_INC_STATS(net, XTP_MIB_ATMFULL);
+		goto abort;
+	}
+	xs->mib.fpk_in++;
+	/* The initiator will not receive: our outbound closes at once. */
+	if (pkt->hdr.options & XTP_CMD_RCLOSE) {
+		xs->wclose_req = 1;
+		xs->wclose_sent = 1;
+		xs->rclose_rcvd = 1;
+	}
+	xtp_note_wclose(xs, pkt, XTP_FIRST_SEGS_LEN);
+	xtp_queue_data(child, skb, pkt, XTP_FIRST_SEGS_LEN);
+	skb = NULL;
+	if (xs->fin_seen && xs->rcv_nxt >= xs->rcv_fin) {
+		xs->wclose_rcvd = 1;
+		child->sk_shutdown |= RCV_SHUTDOWN;
+	}
+	/* The TCNTL answers the FIRST's WCLOSE too (SDT). */
+	if (xs->wclose_rcvd) {
+		xs->rclose_sent = 1;
+		xs->fin_answered = 1;
+	}
+	xtp_send_tcntl(child);
+	XTP_INC_STATS(net, XTP_MIB_PASSIVEOPENS);
+
+	xs->listener = sk;
+	list_add_tail(&xs->accept_node, &lxs->accept_queue);
+	lxs->accept_len++;
+	bh_unlock_sock(child);
+	sock_put(child);	/* the clone's reference for its caller */
+	sk->sk_data_ready(sk);
+	return;
+
+abort:
+	if (!IS_ERR_OR_NULL(rt))
+		ip_rt_put(rt);
+	kfree_skb(skb);
+	sock_orphan(child);
+	xtp_ctx_done(child, 0);
+	bh_unlock_sock(child);
+	sock_put(child);
+}
+
+/**
+ * xtp_backlog_rcv - process a packet for a context under its lock
+ * @sk: the context
+ * @skb: the packet, checksum already verified
+ *
+ * Return: 0; the packet is always consumed.
+ */
+int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct xtp_wire_pkt pkt;
+
+	if (xtp_wire_decode(skb->data, skb->len, XTP_WIRE_F_NOCSUM, &pkt)) {
+		kfree_skb(skb);
+		return 0;
+	}
+	if (sk->sk_state == TCP_LISTEN) {
+		if (pkt.hdr.pformat == XTP_PF_FIRST) {
+			xtp_listen_first(sk, skb, &pkt);
+			return 0;
+		}
+		goto bad_state;
+	}
+	if (xs->released)
+		goto bad_state;
+	xtp_count_in(xs, pkt.hdr.pformat);
+	if (xs->end_sent) {
+		xtp_zombie_rcv(sk, skb, &pkt);
+		return 0;
+	}
+	if (sk->sk_state == TCP_SYN_SENT) {
+		xtp_syn_sent_rcv(sk, skb, &pkt);
+		return 0;
+	}
+	if (pkt.hdr.pformat == XTP_PF_FIRST) {
+		/* Duplicate FIRST of this live association: answer its SREQ. */
+		XTP_INC_STATS(sock_net(sk), XTP_MIB_INDUPFIRST);
+		xs->echo = pkt.hdr.sync;
+		xtp_send_tcntl(sk);
+		consume_skb(skb);
+		return 0;
+	}
+	if (pkt.hdr.pformat == XTP_PF_DIAG) {
+		consume_skb(skb);
+		xtp_ctx_done(sk, ECONNRESET);
+		return 0;
+	}
+	xtp_established_rcv(sk, skb, &pkt);
+	return 0;
+
+bad_state:
+	XTP_INC_STATS(sock_net(sk), XTP_MIB_INBADSTATE);
+	kfree_skb(skb);
+	return 0;
+}
+
+/* Hand @skb to @sk (referenced; the reference is dropped here). */
+static void xtp_deliver(struct sock *sk, struct sk_buff *skb)
+{
+	bh_lock_sock(sk);
+	if (!sock_owned_by_user(sk)) {
+		xtp_backlog_rcv(sk, skb);
+	} else if (sk_add_backlog(sk, skb, READ_ONCE(sk->sk_rcvbuf) +
+				  READ_ONCE(sk->sk_sndbuf))) {
+		XTP_INC_STATS(sock_net(sk), XTP_MIB_RCVBUFERRORS);
+		kfree_skb(skb);
+	}
+	bh_unlock_sock(sk);
+	sock_put(sk);
+}
+
+/* A FIRST: duplicate, replay, or a new association for a listener. */
+static void xtp_first_rcv(struct net *net, struct sk_buff *skb,
+			  const struct xtp_wire_pkt *pkt)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	struct sock *sk;
+
+	switch (xtp_atm_lookup(net, iph->saddr, pkt->hdr.key, &sk)) {
+	case XTP_ATM_LIVE:
+		xtp_deliver(sk, skb);
+		return;
+	case XTP_ATM_REPLAY:
+		XTP_INC_STATS(net, XTP_MIB_INREPLAYFIRST);
+		kfree_skb(skb);
+		return;
+	case XTP_ATM_NONE:
+		break;
+	}
+	if (pkt->addr.aformat != XTP_AFORMAT_IPV4) {
+		XTP_INC_STATS(net, XTP_MIB_INBADFORMAT);
+		kfree_skb(skb);
+		return;
+	}
+	sk = xtp_listener_lookup(net, iph->daddr, pkt->addr.dstport);
+	if (!sk) {
+		XTP_INC_STATS(net, XTP_MIB_INNOCONTEXT);
+		xtp_send_diag_reply(net, skb, pkt->hdr.key,
+				    XTP_DIAG_CONTEXT_REFUSED,
+				    XTP_DIAGV_NO_LISTENER, "no listener");
+		kfree_skb(skb);
+		return;
+	}
+	xtp_deliver(sk, skb);
+}
+
 static int xtp_rcv(struct sk_buff *skb)
 {
 	struct net *net = dev_net(skb->dev);
 	struct xtp_wire_pkt pkt;
+	struct sock *sk;
 	int err;
 
 	XTP_INC_STATS(net, XTP_MIB_INPKTS);
@@ -48,8 +506,27 @@ static int xtp_rcv(struct sk_buff *skb)
 		XTP_INC_STATS(net, xtp_decode_drop_reason(err));
 		goto drop;
 	}
-	/* No context can match yet. */
-	XTP_INC_STATS(net, XTP_MIB_INNOCONTEXT);
+	if (pkt.hdr.pformat == XTP_PF_FIRST) {
+		xtp_first_rcv(net, skb, &pkt);
+		return 0;
+	}
+	if (!(pkt.hdr.key & XTP_KEY_RETURN)) {
+		XTP_INC_STATS(net, XTP_MIB_INNOCONTEXT);
+		goto drop;
+	}
+	sk = xtp_key_lookup(net, pkt.hdr.key & ~XTP_KEY_RETURN);
+	if (!sk) {
+		XTP_INC_STATS(net, XTP_MIB_INNOCONTEXT);
+		goto drop;
+	}
+	/* A RETURN key is only good from the context's own peer. */
+	if (ip_hdr(skb)->saddr != inet_sk(sk)->inet_daddr) {
+		XTP_INC_STATS(net, XTP_MIB_INBADPEER);
+		sock_put(sk);
+		goto drop;
+	}
+	xtp_deliver(sk, skb);
+	return 0;
 drop:
 	kfree_skb(skb);
 	return 0;

@@ -20,7 +20,19 @@ static const char *const xtp_mib_names[__XTP_MIB_MAX] = {
 	[XTP_MIB_INNOCONTEXT]	= "InNoContext",
 	[XTP_MIB_INNOMEM]	= "InNoMem",
 	[XTP_MIB_INICMPERRORS]	= "InIcmpErrors",
+	[XTP_MIB_INBADPEER]	= "InBadPeer",
+	[XTP_MIB_INBADSTATE]	= "InBadState",
+	[XTP_MIB_INDUPFIRST]	= "InDupFirst",
+	[XTP_MIB_INREPLAYFIRST]	= "InReplayFirst",
+	[XTP_MIB_LISTENOVERFLOW] = "ListenOverflow",
+	[XTP_MIB_ATMFULL]	= "AtmFull",
+	[XTP_MIB_RCVBUFERRORS]	= "RcvbufErrors",
+	[XTP_MIB_OUTPKTS]	= "OutPkts",
+	[XTP_MIB_OUTDIAGS]	= "OutDiags",
+	[XTP_MIB_ACTIVEOPENS]	= "ActiveOpens",
+	[XTP_MIB_PASSIVEOPENS]	= "PassiveOpens",
 	[XTP_MIB_CURRSOCKETS]	= "CurrSockets",
+	[XTP_MIB_ATMENTRIES]	= "AtmEntries",
 };
 
 /* One "Name value" line per counter, as /proc/net/snmp6 prints them. */

@@ -26,15 +26,37 @@ static int __net_init xtp_net_init(struct net *net)
 	xn->mib = alloc_percpu(struct xtp_mib);
 	if (!xn->mib)
 		return -ENOMEM;
+	err = xtp_sysctl_init_net(net);
+	if (err)
+		goto out_mib;
+	err = xtp_ctx_init_net(net);
+	if (err)
+		goto out_sysctl;
+	err = xtp_atm_init_net(net);
+	if (err)
+		goto out_ctx;
 	err = xtp_proc_init_net(net);
 	if (err)
-		free_percpu(xn->mib);
+		goto out_atm;
+	return 0;
+
+out_atm:
+	xtp_atm_exit_net(net);
+out_ctx:
+	xtp_ctx_exit_net(net);
+out_sysctl:
+	xtp_sysctl_exit_net(net);
+out_mib:
+	free_percpu(xn->mib);
 	return err;
 }
 
 static void __net_exit xtp_net_exit(struct net *net)
 {
 	xtp_proc_exit_net(net);
+	xtp_atm_exit_net(net);
+	xtp_ctx_exit_net(net);
+	xtp_sysctl_exit_net(net);
 	free_percpu(xtp_net(net)->mib);
 }
 

@@ -1,17 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * XTP: the socket layer side of a context (struct proto, proto_ops).
+ *
+ * BSD semantics as TCP has them: blocking and non-blocking connect,
+ * listen/accept, stream reads and writes, poll, shutdown, close with
+ * SO_LINGER.  XTP specifics: a sendto()/sendmsg() with a destination on
+ * an unconnected socket opens the association with the data in the
+ * FIRST, and MSG_XTP_WCLOSE closes the outbound stream with the data.
  */
 #include <linux/module.h>
 #include <linux/net.h>
+#include <linux/poll.h>
+#include <linux/sockios.h>
+#include <asm/ioctls.h>
+#include <linux/sched/signal.h>
 #include <net/inet_common.h>
 #include <net/ip.h>
+#include <net/route.h>
 #include <net/sock.h>
 
 #include "xtp.h"
 
+/* Default SO_RCVBUF: a window of 90000 bytes as in LinuxXTP, see rcv_wnd. */
+#define XTP_DEFAULT_RCVBUF	(4 * XTP_DEFAULT_WINDOW)
+
 static int xtp_init_sock(struct sock *sk)
 {
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	xs->assoc_type = XTP_ASSOC_S_D_T;
+	xs->teardown = XTP_TEARDOWN_ABBREV;
+	xs->service = XTP_SERVICE_DEFAULT;
+	xs->profile = XTP_SVC_STREAM;
+	xs->maxdata = XTP_DEFAULT_MAXDATA;
+	xs->sreq_freq = XTP_DEFAULT_SREQFREQ;
+	xs->ctimer_tmo = XTP_DEFAULT_CTIMER;
+	xs->ctimeout_tmo = XTP_DEFAULT_CTIMEOUT;
+	xs->zombie_tmo = XTP_DEFAULT_ZOMBIE;
+	xs->ln_thresh = XTP_DEFAULT_LN_THRESH;
+	xs->init_trainsize = XTP_DEFAULT_MAXDATA;
+	xs->rtt_cache_sz = 10;
+	sk->sk_rcvbuf = XTP_DEFAULT_RCVBUF;
+	xs->rcv_wnd = XTP_DEFAULT_WINDOW;
+	sock_set_flag(sk, SOCK_RCU_FREE);
+	xtp_ctx_init(sk);
 	XTP_INC_STATS(sock_net(sk), XTP_MIB_CURRSOCKETS);
 	return 0;
 }
@@ -21,12 +53,679 @@ static void xtp_destroy_sock(struct sock *sk)
 	XTP_DEC_STATS(sock_net(sk), XTP_MIB_CURRSOCKETS);
 }
 
-static void xtp_close(struct sock *sk, long timeout)
+/*
+ * Route to the peer; fills in our address if we have none.  The flow
+ * goes to cork.fl, where ip_queue_xmit() takes the addresses from while
+ * the route stays cached.
+ */
+static int xtp_route(struct sock *sk)
 {
-	sk_common_release(sk);
+	struct inet_sock *inet = inet_sk(sk);
+	struct flowi4 *fl4 = &inet->cork.fl.u.ip4;
+	struct rtable *rt;
+
+	rt = ip_route_output_ports(sock_net(sk), fl4, sk, inet->inet_daddr,
+				   inet->inet_saddr, inet->inet_dport,
+				   inet->inet_sport, IPPROTO_XTP, 0,
+				   sk->sk_bound_dev_if);
+	if (IS_ERR(rt))
+		return PTR_ERR(rt);
+	if (rt->rt_flags & (RTCF_MULTICAST | RTCF_BROADCAST)) {
+		ip_rt_put(rt);
+		return -ENETUNREACH;
+	}
+	if (!inet->inet_saddr)
+		inet->inet_saddr = fl4->saddr;
+	sk_setup_caps(sk, &rt->dst);
+	return 0;
 }
 
-/* A context is not in any lookup table yet. */
+/*
+ * Become an initiator towards @sin: port, route and key.  The FIRST goes
+ * out now, or with the first data when @defer.
+ */
+static int xtp_start_connect(struct sock *sk, const struct sockaddr_in *sin,
+			     bool defer)
+{
+	struct inet_sock *inet = inet_sk(sk);
+	struct xtp_sock *xs = xtp_sk(sk);
+	int err;
+
+	if (!sin->sin_port || !sin->sin_addr.s_addr ||
+	    ipv4_is_multicast(sin->sin_addr.s_addr) ||
+	    ipv4_is_lbcast(sin->sin_addr.s_addr))
+		return -EADDRNOTAVAIL;
+	if (!inet->inet_num) {
+		err = xtp_port_bind(sk, 0, 0);
+		if (err)
+			return err;
+	}
+	inet->inet_daddr = sin->sin_addr.s_addr;
+	inet->inet_dport = sin->sin_port;
+	err = xtp_route(sk);
+	if (!err)
+		err = xtp_key_insert(sk);
+	if (err) {
+		inet->inet_daddr = 0;
+		inet->inet_dport = 0;
+		return err;
+	}
+	WRITE_ONCE(sk->sk_err, 0);
+	xs->rcv_wnd = READ_ONCE(sk->sk_rcvbuf) / 4;
+	if (xs->service == XTP_SERVICE_FILETRANSFER)
+		xs->rclose_sent = 1;	/* we will not receive */
+	xs->write_seq = XTP_FIRST_SEGS_LEN;
+	inet_sk_set_state(sk, TCP_SYN_SENT);
+	xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
+	XTP_INC_STATS(sock_net(sk), XTP_MIB_ACTIVEOPENS);
+	if (defer) {
+		xs->first_pending = 1;
+		return 0;
+	}
+	return xtp_send_first(sk);
+}
+
+static bool xtp_defers_first(const struct xtp_sock *xs)
+{
+	return xs->assoc_type == XTP_ASSOC_SDT ||
+	       xs->assoc_type == XTP_ASSOC_SD_T;
+}
+
+static int xtp_wait_connect(struct sock *sk, long *timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	int err = 0;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (sk->sk_state == TCP_SYN_SENT && !xtp_sk(sk)->first_pending) {
+		if (!*timeo) {
+			err = -EINPROGRESS;
+			break;
+		}
+		if (signal_pending(current)) {
+			err = sock_intr_errno(*timeo);
+			break;
+		}
+		sk_wait_event(sk, timeo, sk->sk_state != TCP_SYN_SENT, &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	return err;
+}
+
+static int xtp_connect(struct socket *sock, struct sockaddr *uaddr,
+		       int addr_len, int flags)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)uaddr;
+	struct sock *sk = sock->sk;
+	struct xtp_sock *xs = xtp_sk(sk);
+	long timeo;
+	int err;
+
+	if (addr_len < sizeof(uaddr->sa_family))
+		return -EINVAL;
+	if (uaddr->sa_family != AF_INET)
+		return -EAFNOSUPPORT;
+	if (addr_len < sizeof(*sin))
+		return -EINVAL;
+
+	lock_sock(sk);
+	switch (sk->sk_state) {
+	case TCP_ESTABLISHED:
+	case TCP_TIME_WAIT:
+		err = -EISCONN;
+		goto out;
+	case TCP_SYN_SENT:
+		err = -EALREADY;
+		if (flags & O_NONBLOCK || xs->nb_connect)
+			goto out;
+		break;
+	case TCP_LISTEN:
+		err = -EINVAL;
+		goto out;
+	case TCP_CLOSE:
+		/* A finished association cannot be reused. */
+		if (xs->released) {
+			err = -EISCONN;
+			goto out;
+		}
+		err = xtp_start_connect(sk, sin, xtp_defers_first(xs));
+		if (err)
+			goto out;
+		sock->state = SS_CONNECTING;
+		if (xs->first_pending) {
+			sock->state = SS_CONNECTED;
+			goto out;
+		}
+		break;
+	}
+	timeo = sock_sndtimeo(sk, flags & O_NONBLOCK || xs->nb_connect);
+	err = xtp_wait_connect(sk, &timeo);
+	if (err)
+		goto out;
+	if (sk->sk_state == TCP_CLOSE) {
+		err = sock_error(sk) ? : -ECONNABORTED;
+		sock->state = SS_UNCONNECTED;
+		goto out;
+	}
+	sock->state = SS_CONNECTED;
+	err = 0;
+out:
+	release_sock(sk);
+	return err;
+}
+
+static int xtp_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)uaddr;
+	struct sock *sk = sock->sk;
+	struct net *net = sock_net(sk);
+	u16 port;
+	int err;
+
+	if (addr_len < sizeof(*sin))
+		return -EINVAL;
+	if (sin->sin_family != AF_INET &&
+	    !(sin->sin_family == AF_UNSPEC &&
+	      sin->sin_addr.s_addr == htonl(INADDR_ANY)))
+		return -EAFNOSUPPORT;
+	port = ntohs(sin->sin_port);
+	if (sin->sin_addr.s_addr != htonl(INADDR_ANY) &&
+	    !inet_can_nonlocal_bind(net, inet_sk(sk)) &&
+	    inet_addr_type(net, sin->sin_addr.s_addr) != RTN_LOCAL)
+		return -EADDRNOTAVAIL;
+	if (port && inet_port_requires_bind_service(net, port) &&
+	    !ns_capable(net->user_ns, CAP_NET_BIND_SERVICE))
+		return -EACCES;
+
+	lock_sock(sk);
+	err = -EINVAL;
+	if (sk->sk_state != TCP_CLOSE || inet_sk(sk)->inet_num ||
+	    xtp_sk(sk)->released)
+		goto out;
+	err = xtp_port_bind(sk, sin->sin_addr.s_addr, port);
+out:
+	release_sock(sk);
+	return err;
+}
+
+static int xtp_listen(struct socket *sock, int backlog)
+{
+	struct sock *sk = sock->sk;
+	int err = -EINVAL;
+
+	lock_sock(sk);
+	if (sock->state != SS_UNCONNECTED || xtp_sk(sk)->released)
+		goto out;
+	if (sk->sk_state == TCP_CLOSE) {
+		if (!inet_sk(sk)->inet_num) {
+			err = xtp_port_bind(sk, 0, 0);
+			if (err)
+				goto out;
+		}
+		inet_sk_set_state(sk, TCP_LISTEN);
+	} else if (sk->sk_state != TCP_LISTEN) {
+		goto out;
+	}
+	WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
+	err = 0;
+out:
+	release_sock(sk);
+	return err;
+}
+
+static int xtp_accept(XTP_ACCEPT_ARGS)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct sock *sk = sock->sk;
+	struct xtp_sock *lxs = xtp_sk(sk);
+	struct xtp_sock *xs;
+	struct sock *child;
+	long timeo;
+	int err;
+
+	lock_sock(sk);
+	timeo = sock_rcvtimeo(sk, XTP_ACCEPT_FLAGS & O_NONBLOCK);
+	add_wait_queue(sk_sleep(sk), &wait);
+	for (;;) {
+		err = -EINVAL;
+		if (sk->sk_state != TCP_LISTEN)
+			break;
+		err = 0;
+		if (!list_empty(&lxs->accept_queue))
+			break;
+		err = -EAGAIN;
+		if (!timeo)
+			break;
+		err = sock_intr_errno(timeo);
+		if (signal_pending(current))
+			break;
+		sk_wait_event(sk, &timeo, !list_empty(&lxs->accept_queue) ||
+			      sk->sk_state != TCP_LISTEN, &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	if (err) {
+		release_sock(sk);
+		return err;
+	}
+	xs = list_first_entry(&lxs->accept_queue, struct xtp_sock, accept_node);
+	list_del_init(&xs->accept_node);
+	lxs->accept_len--;
+	child = &xs->inet.sk;
+	release_sock(sk);
+
+	lock_sock(child);
+	xs->listener = NULL;
+	sock_graft(child, newsock);
+	newsock->state = SS_CONNECTED;
+	release_sock(child);
+	return 0;
+}
+
+static int xtp_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
+{
+	struct sock *sk = sock->sk;
+
+	/* A deferred FIRST has no peer yet: like an unfinished connect. */
+	if (peer && xtp_sk(sk)->first_pending)
+		return -ENOTCONN;
+	return inet_getname(sock, uaddr, peer);
+}
+
+/* Wait for room in the send buffer; 0, or -errno. */
+static int xtp_wait_sndbuf(struct sock *sk, long *timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	int err = 0;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	for (;;) {
+		if (sk->sk_err || xtp_sk(sk)->released) {
+			err = -EPIPE;
+			break;
+		}
+		if (sk->sk_wmem_queued < READ_ONCE(sk->sk_sndbuf))
+			break;
+		if (!*timeo) {
+			err = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			err = sock_intr_errno(*timeo);
+			break;
+		}
+		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		sk_wait_event(sk, timeo, sk->sk_err || xtp_sk(sk)->released ||
+			      sk->sk_wmem_queued < READ_ONCE(sk->sk_sndbuf),
+			      &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	return err;
+}
+
+/* Queue up to @size bytes of @msg as packet-sized skbs. */
+static int xtp_queue_user(struct sock *sk, struct msghdr *msg, size_t size,
+			  long *timeo)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	size_t copied = 0;
+	struct sk_buff *skb;
+	int err = 0;
+
+	while (copied < size) {
+		u32 seg = xs->maxdata;
+
+		/* The FIRST's segments take room from its data. */
+		if (xs->write_seq == XTP_FIRST_SEGS_LEN)
+			seg -= XTP_FIRST_SEGS_LEN;
+		seg = min_t(size_t, seg, size - copied);
+		if (sk->sk_wmem_queued >= READ_ONCE(sk->sk_sndbuf)) {
+			xtp_push(sk);
+			err = xtp_wait_sndbuf(sk, timeo);
+			if (err)
+				break;
+		}
+		skb = alloc_skb(seg, sk->sk_allocation);
+		if (!skb) {
+			err = -ENOBUFS;
+			break;
+		}
+		if (!copy_from_iter_full(skb_put(skb, seg), seg,
+					 &msg->msg_iter)) {
+			kfree_skb(skb);
+			err = -EFAULT;
+			break;
+		}
+		memset(XTP_SKB_CB(skb), 0, sizeof(struct xtp_skb_cb));
+		XTP_SKB_CB(skb)->seq = xs->write_seq;
+		xs->write_seq += seg;
+		xs->snd_queued += seg;
+		sk->sk_wmem_queued += skb->truesize;
+		__skb_queue_tail(&sk->sk_write_queue, skb);
+		copied += seg;
+	}
+	return copied ? copied : err;
+}
+
+static int xtp_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
+{
+	DECLARE_SOCKADDR(struct sockaddr_in *, sin, msg->msg_name);
+	struct xtp_sock *xs = xtp_sk(sk);
+	int flags = msg->msg_flags;
+	struct sk_buff *tail;
+	long timeo;
+	int err;
+
+	if (flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_MORE | MSG_EOR |
+		      MSG_XTP_WCLOSE | MSG_CMSG_COMPAT | MSG_WAITALL))
+		return -EOPNOTSUPP;
+	lock_sock(sk);
+	timeo = sock_sndtimeo(sk, flags & MSG_DONTWAIT);
+	if (sin && sk->sk_state == TCP_CLOSE && !xs->released) {
+		err = -EINVAL;
+		if (msg->msg_namelen < sizeof(*sin))
+			goto out;
+		err = -EAFNOSUPPORT;
+		if (sin->sin_family != AF_INET)
+			goto out;
+		err = xtp_start_connect(sk, sin, true);
+		if (err)
+			goto out;
+		sk->sk_socket->state = SS_CONNECTED;
+	}
+	if (sk->sk_state == TCP_SYN_SENT && !xs->first_pending) {
+		err = xtp_wait_connect(sk, &timeo);
+		if (err == -EINPROGRESS)
+			err = -EAGAIN;
+		if (err)
+			goto out;
+	}
+	err = sock_error(sk);
+	if (err)
+		goto out;
+	err = -EPIPE;
+	if (xs->wclose_req || xs->released || xs->end_sent ||
+	    (sk->sk_state != TCP_ESTABLISHED && sk->sk_state != TCP_SYN_SENT))
+		goto pipe;
+
+	err = xtp_queue_user(sk, msg, size, &timeo);
+	if (err < 0 && err != -EAGAIN && err != -EPIPE)
+		goto out;
+	if (err == -EPIPE)
+		goto pipe;
+	if (err >= 0 && (size_t)err == size) {
+		tail = skb_peek_tail(&sk->sk_write_queue);
+		if (tail && !(flags & MSG_MORE))
+			XTP_SKB_CB(tail)->options |= XTP_CMD_EOM;
+		if (tail && flags & MSG_XTP_WCLOSE)
+			XTP_SKB_CB(tail)->options |= XTP_CMD_WCLOSE;
+		if (flags & MSG_XTP_WCLOSE) {
+			xs->wclose_req = 1;
+			sk->sk_shutdown |= SEND_SHUTDOWN;
+		}
+	}
+	if (xs->first_pending && !skb_queue_empty(&sk->sk_write_queue)) {
+		xs->first_pending = 0;
+		xtp_send_first(sk);
+	}
+	xtp_push(sk);
+	xtp_teardown_step(sk);
+	goto out;
+pipe:
+	if (!(flags & MSG_NOSIGNAL))
+		send_sig(SIGPIPE, current, 0);
+out:
+	release_sock(sk);
+	return err;
+}
+
+/* Does the receive side have nothing more to give? */
+static bool xtp_rcv_done(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	return xs->wclose_rcvd || xs->released || xs->end_sent ||
+	       sk->sk_shutdown & RCV_SHUTDOWN;
+}
+
+/* Copy queued data to @msg without consuming it. */
+static int xtp_peek(struct sock *sk, struct msghdr *msg, size_t len)
+{
+	struct sk_buff *skb;
+	size_t copied = 0;
+	int err;
+
+	skb_queue_walk(&sk->sk_receive_queue, skb) {
+		u32 off = XTP_SKB_CB(skb)->offset;
+		size_t n = min_t(size_t, skb->len - off, len - copied);
+
+		err = skb_copy_datagram_msg(skb, off, msg, n);
+		if (err)
+			return copied ? copied : err;
+		copied += n;
+		if (copied == len)
+			break;
+	}
+	return copied;
+}
+
+/* Copy and consume queued data; returns bytes copied or -errno. */
+static int xtp_consume(struct sock *sk, struct msghdr *msg, size_t len)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct sk_buff *skb;
+	size_t copied = 0;
+	int err;
+
+	while (copied < len && (skb = skb_peek(&sk->sk_receive_queue))) {
+		u32 off = XTP_SKB_CB(skb)->offset;
+		size_t n = min_t(size_t, skb->len - off, len - copied);
+
+		err = skb_copy_datagram_msg(skb, off, msg, n);
+		if (err)
+			return copied ? copied : err;
+		copied += n;
+		XTP_SKB_CB(skb)->offset += n;
+		xs->rcv_queued -= n;
+		if (XTP_SKB_CB(skb)->offset == skb->len) {
+			__skb_unlink(skb, &sk->sk_receive_queue);
+			kfree_skb(skb);
+		}
+	}
+	return copied;
+}
+
+static int xtp_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
+		       int flags, int *addr_len)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	size_t copied = 0;
+	int target, err = 0;
+	long timeo;
+
+	if (flags & (MSG_OOB | MSG_ERRQUEUE))
+		return -EINVAL;
+	lock_sock(sk);
+	if (sk->sk_state == TCP_LISTEN ||
+	    (sk->sk_state == TCP_CLOSE && !xs->released)) {
+		err = -ENOTCONN;
+		goto out;
+	}
+	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
+	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
+
+	for (;;) {
+		if (!skb_queue_empty(&sk->sk_receive_queue)) {
+			if (flags & MSG_PEEK) {
+				err = xtp_peek(sk, msg, len);
+				break;
+			}
+			err = xtp_consume(sk, msg, len - copied);
+			if (err < 0)
+				break;
+			copied += err;
+			err = 0;
+			if (copied >= target || copied == len)
+				break;
+			continue;
+		}
+		if (sk->sk_err) {
+			err = copied ? 0 : sock_error(sk);
+			break;
+		}
+		if (xtp_rcv_done(sk))
+			break;
+		if (!timeo) {
+			err = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			err = sock_intr_errno(timeo);
+			break;
+		}
+		/* Reading may have opened the window the peer waits for. */
+		xtp_maybe_send_window(sk);
+		sk_wait_data(sk, &timeo, NULL);
+	}
+	if (!(flags & MSG_PEEK))
+		xtp_maybe_send_window(sk);
+out:
+	release_sock(sk);
+	if (copied)
+		return copied;
+	return err;
+}
+
+static __poll_t xtp_poll(struct file *file, struct socket *sock,
+			 poll_table *wait)
+{
+	struct sock *sk = sock->sk;
+	struct xtp_sock *xs = xtp_sk(sk);
+	int state = inet_sk_state_load(sk);
+	__poll_t mask = 0;
+
+	sock_poll_wait(file, sock, wait);
+	if (state == TCP_LISTEN)
+		return list_empty_careful(&xs->accept_queue) ? 0 :
+		       EPOLLIN | EPOLLRDNORM;
+	if (READ_ONCE(sk->sk_err))
+		mask |= EPOLLERR;
+	if (state == TCP_CLOSE && !xs->released)
+		return mask | EPOLLOUT | EPOLLHUP;
+	if (!skb_queue_empty_lockless(&sk->sk_receive_queue) ||
+	    xtp_rcv_done(sk))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (xtp_rcv_done(sk))
+		mask |= EPOLLRDHUP;
+	if (xs->released || state == TCP_TIME_WAIT)
+		mask |= EPOLLHUP;
+	if ((state == TCP_ESTABLISHED || xs->first_pending) &&
+	    !xs->wclose_req) {
+		if (READ_ONCE(sk->sk_wmem_queued) < READ_ONCE(sk->sk_sndbuf))
+			mask |= EPOLLOUT | EPOLLWRNORM;
+		else
+			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+	} else if (xs->wclose_req || xs->released) {
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	}
+	return mask;
+}
+
+static int xtp_shutdown(struct socket *sock, int how)
+{
+	struct sock *sk = sock->sk;
+	int err = 0;
+
+	how++;
+	if ((how & ~SHUTDOWN_MASK) || !how)
+		return -EINVAL;
+	lock_sock(sk);
+	switch (sk->sk_state) {
+	case TCP_CLOSE:
+		err = -ENOTCONN;
+		break;
+	case TCP_LISTEN:
+		if (how & RCV_SHUTDOWN) {
+			inet_sk_set_state(sk, TCP_CLOSE);
+			sk->sk_state_change(sk);
+		}
+		break;
+	default:
+		sk->sk_shutdown |= how;
+		if (how & SEND_SHUTDOWN)
+			xtp_close_outbound(sk);
+		sk->sk_state_change(sk);
+	}
+	release_sock(sk);
+	return err;
+}
+
+/* Abort the contexts no accept() took. */
+static void xtp_listen_stop(struct sock *sk)
+{
+	struct xtp_sock *lxs = xtp_sk(sk);
+	struct xtp_sock *xs, *tmp;
+	struct sock *child;
+
+	list_for_each_entry_safe(xs, tmp, &lxs->accept_queue, accept_node) {
+		child = &xs->inet.sk;
+		list_del_init(&xs->accept_node);
+		lxs->accept_len--;
+		sock_hold(child);
+		bh_lock_sock(child);
+		xs->listener = NULL;
+		sock_orphan(child);
+		if (xs->released)
+			xtp_ctx_release(child);
+		else
+			xtp_abort(child, ECONNRESET);
+		bh_unlock_sock(child);
+		sock_put(child);
+	}
+}
+
+static void xtp_close(struct sock *sk, long timeout)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	sock_hold(sk);
+	lock_sock(sk);
+	sk->sk_shutdown = SHUTDOWN_MASK;
+	if (sk->sk_state == TCP_LISTEN) {
+		inet_sk_set_state(sk, TCP_CLOSE);
+		xtp_listen_stop(sk);
+	}
+	if (xs->released) {
+		/* nothing left */
+	} else if (sk->sk_state == TCP_CLOSE) {
+		xtp_ctx_done(sk, 0);
+	} else if (xs->rcv_queued || xs->teardown == XTP_TEARDOWN_ABORT ||
+		   (sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) ||
+		   sk->sk_state == TCP_SYN_SENT) {
+		/* Unread data or SO_LINGER 0: AbortClose, as TCP resets. */
+		xtp_abort(sk, 0);
+	} else if (!xs->end_sent) {
+		xtp_close_outbound(sk);
+		if (!xs->released && !xs->end_sent)
+			xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
+		if (timeout && sock_flag(sk, SOCK_LINGER)) {
+			DEFINE_WAIT_FUNC(wait, woken_wake_function);
+
+			add_wait_queue(sk_sleep(sk), &wait);
+			while (!xs->released && !xs->end_sent && timeout &&
+			       !signal_pending(current))
+				sk_wait_event(sk, &timeout, xs->released ||
+					      xs->end_sent, &wait);
+			remove_wait_queue(sk_sleep(sk), &wait);
+		}
+	}
+	sock_orphan(sk);
+	if (xs->released)
+		xtp_ctx_release(sk);
+	release_sock(sk);
+	sock_put(sk);
+}
+
+/* Ports are taken in bind/connect/listen, not through proto->hash. */
 static int xtp_hash(struct sock *sk)
 {
 	return 0;
@@ -36,20 +735,278 @@ static void xtp_unhash(struct sock *sk)
 {
 }
 
+static int xtp_get_int(sockptr_t optval, unsigned int optlen, int *val)
+{
+	if (optlen < sizeof(int))
+		return -EINVAL;
+	if (copy_from_sockptr(val, optval, sizeof(int)))
+		return -EFAULT;
+	return 0;
+}
+
+static void xtp_set_service(struct xtp_sock *xs, int service)
+{
+	xs->service = service;
+	xs->teardown = XTP_TEARDOWN_ABBREV;
+	xs->sreq_freq = XTP_DEFAULT_SREQFREQ;
+	xs->assoc_type = service == XTP_SERVICE_FILETRANSFER ?
+			 XTP_ASSOC_SDT : XTP_ASSOC_S_D_T;
+}
+
+/* Options that shape the association can only change before it starts. */
+static bool xtp_setup_phase(struct sock *sk)
+{
+	return sk->sk_state == TCP_CLOSE || sk->sk_state == TCP_LISTEN;
+}
+
+static int xtp_setsockopt_int(struct sock *sk, int optname, int val)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	switch (optname) {
+	case XTPSOCK_ASSOCTYPE:
+		if (val < XTP_ASSOC_S_D_T || val > XTP_ASSOC_S_DT)
+			return -EINVAL;
+		if (!xtp_setup_phase(sk))
+			return -EISCONN;
+		xs->assoc_type = val;
+		return 0;
+	case XTPSOCK_TTS:
+		if (val < XTP_SERVICE_DEFAULT || val > XTP_SERVICE_REQRESP)
+			return -EINVAL;
+		if (!xtp_setup_phase(sk))
+			return -EISCONN;
+		xtp_set_service(xs, val);
+		return 0;
+	case XTPSOCK_TEARDOWNMETHOD:
+		if (val < XTP_TEARDOWN_GRACEFUL || val > XTP_TEARDOWN_ABORT)
+			return -EINVAL;
+		xs->teardown = val;
+		return 0;
+	case XTPSOCK_MAXDATA:
+		if (val < XTP_FIRST_SEGS_LEN + 1 || val > XTP_DEFAULT_MAXDATA)
+			return -EINVAL;
+		xs->maxdata = val;
+		return 0;
+	case XTPSOCK_SERVICEPROFILE:
+		if (val < 0 || val > 255)
+			return -EINVAL;
+		xs->profile = val;
+		return 0;
+	case XTPSOCK_SREQFREQ:
+		if (val < 1)
+			return -EINVAL;
+		xs->sreq_freq = val;
+		return 0;
+	case XTPSOCK_RTT_CACHE_SIZE:
+		if (val < 1 || val > 10)
+			return -EINVAL;
+		xs->rtt_cache_sz = val;
+		return 0;
+	case XTPSOCK_LN_THRESH:
+	case XTPSOCK_INIT_TRAINSIZE:
+		if (val < xs->maxdata)
+			return -EINVAL;
+		if (optname == XTPSOCK_LN_THRESH)
+			xs->ln_thresh = val;
+		else
+			xs->init_trainsize = val;
+		return 0;
+	case XTPSOCK_WTIMER_TMO:
+		if (val < 0 || val > XTP_WTIMER_MAX_MS)
+			return -EINVAL;
+		xs->wtimer_cfg = val;
+		return 0;
+	case XTPSOCK_CTIMER_TMO:
+	case XTPSOCK_ZOMBIE_TMO:
+	case XTPSOCK_CTIMEOUT_TMO:
+		if (val < 1 || val > 3600 * 1000)
+			return -EINVAL;
+		if (optname == XTPSOCK_CTIMER_TMO)
+			xs->ctimer_tmo = val;
+		else if (optname == XTPSOCK_ZOMBIE_TMO)
+			xs->zombie_tmo = val;
+		else
+			xs->ctimeout_tmo = val;
+		return 0;
+	case XTPSOCK_NB_CONNECT:
+		xs->nb_connect = !!val;
+		return 0;
+	case XTPSOCK_RTT_NODECOUPLE:
+		xs->rtt_nodecouple = !!val;
+		return 0;
+	case XTPSOCK_NO_ATMAP_TIMER:
+		xs->no_atm_timer = !!val;
+		return 0;
+	case XTPSOCK_NOCHECK:
+		xs->nocheck = !!val;
+		return 0;
+	case XTPSOCK_RATECONTROL:
+		xs->ratecontrol = !!val;
+		return 0;
+	}
+	return -ENOPROTOOPT;
+}
+
 static int xtp_setsockopt(struct sock *sk, int level, int optname,
 			  sockptr_t optval, unsigned int optlen)
 {
+	int val, err;
+
 	if (level != SOL_XTP)
 		return ip_setsockopt(sk, level, optname, optval, optlen);
-	return -ENOPROTOOPT;
+	if (optname == XTPSOCK_MIBSTAT)
+		return -ENOPROTOOPT;
+	if (optname < XTPSOCK_ASSOCTYPE || optname > XTPSOCK_MIBSTAT)
+		return -ENOPROTOOPT;
+	err = xtp_get_int(optval, optlen, &val);
+	if (err)
+		return err;
+	lock_sock(sk);
+	err = xtp_setsockopt_int(sk, optname, val);
+	release_sock(sk);
+	return err;
+}
+
+static int xtp_getsockopt_int(struct sock *sk, int optname, int *val)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	switch (optname) {
+	case XTPSOCK_ASSOCTYPE:
+		*val = xs->assoc_type;
+		break;
+	case XTPSOCK_RATECONTROL:
+		*val = xs->ratecontrol;
+		break;
+	case XTPSOCK_TTS:
+		*val = xs->service;
+		break;
+	case XTPSOCK_MAXDATA:
+		*val = xs->maxdata;
+		break;
+	case XTPSOCK_LN_THRESH:
+		*val = xs->ln_thresh;
+		break;
+	case XTPSOCK_INIT_TRAINSIZE:
+		*val = xs->init_trainsize;
+		break;
+	case XTPSOCK_TEARDOWNMETHOD:
+		*val = xs->teardown;
+		break;
+	case XTPSOCK_SERVICEPROFILE:
+		*val = xs->profile;
+		break;
+	case XTPSOCK_SREQFREQ:
+		*val = xs->sreq_freq;
+		break;
+	case XTPSOCK_NB_CONNECT:
+		*val = xs->nb_connect;
+		break;
+	case XTPSOCK_RTT_NODECOUPLE:
+		*val = xs->rtt_nodecouple;
+		break;
+	case XTPSOCK_RTT_CACHE_SIZE:
+		*val = xs->rtt_cache_sz;
+		break;
+	case XTPSOCK_WTIMER_TMO:
+		*val = xs->wtimer_cfg ? xs->wtimer_cfg : xtp_wtimer_ms(xs);
+		break;
+	case XTPSOCK_CTIMER_TMO:
+		*val = xs->ctimer_tmo;
+		break;
+	case XTPSOCK_ZOMBIE_TMO:
+		*val = xs->zombie_tmo;
+		break;
+	case XTPSOCK_CTIMEOUT_TMO:
+		*val = xs->ctimeout_tmo;
+		break;
+	case XTPSOCK_NO_ATMAP_TIMER:
+		*val = xs->no_atm_timer;
+		break;
+	case XTPSOCK_NOCHECK:
+		*val = xs->nocheck;
+		break;
+	default:
+		return -ENOPROTOOPT;
+	}
+	return 0;
+}
+
+static void xtp_fill_mibstat(struct sock *sk, struct xtp_mibstat *m)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	*m = xs->mib;
+	m->assoc_type = xs->assoc_type;
+	m->teardown_type = xs->teardown;
+	m->profile_type = xs->profile;
+	m->sreq_freq = xs->sreq_freq;
+	m->init_trainsize = xs->init_trainsize;
+	m->linear_thresh = xs->ln_thresh;
+	m->rtt_cache_sz = xs->rtt_cache_sz;
+	m->wtimer_tmo = xtp_wtimer_ms(xs);
+	m->ctimer_tmo = xs->ctimer_tmo;
+	m->ctimeout_tmo = xs->ctimeout_tmo;
+	m->zombie_tmo = xs->zombie_tmo;
+	m->srtt_us = xs->srtt_us;
+	m->rttvar_us = xs->rttvar_us;
 }
 
 static int xtp_getsockopt(struct sock *sk, int level, int optname,
 			  char __user *optval, int __user *optlen)
 {
+	struct xtp_mibstat mib;
+	int len, val, err;
+
 	if (level != SOL_XTP)
 		return ip_getsockopt(sk, level, optname, optval, optlen);
-	return -ENOPROTOOPT;
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if (len < 0)
+		return -EINVAL;
+	lock_sock(sk);
+	if (optname == XTPSOCK_MIBSTAT) {
+		xtp_fill_mibstat(sk, &mib);
+		release_sock(sk);
+		/* Size tolerant: an older, shorter struct gets its prefix. */
+		len = min_t(int, len, sizeof(mib));
+		if (put_user(len, optlen) || copy_to_user(optval, &mib, len))
+			return -EFAULT;
+		return 0;
+	}
+	err = xtp_getsockopt_int(sk, optname, &val);
+	release_sock(sk);
+	if (err)
+		return err;
+	if (len < sizeof(int))
+		return -EINVAL;
+	len = sizeof(int);
+	if (put_user(len, optlen) || copy_to_user(optval, &val, len))
+		return -EFAULT;
+	return 0;
+}
+
+static int xtp_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
+{
+	struct sock *sk = sock->sk;
+	int answ;
+
+	switch (cmd) {
+	case SIOCINQ:
+		if (sk->sk_state == TCP_LISTEN)
+			return -EINVAL;
+		lock_sock(sk);
+		answ = xtp_sk(sk)->rcv_queued;
+		release_sock(sk);
+		break;
+	case SIOCOUTQ:
+		answ = READ_ONCE(xtp_sk(sk)->snd_queued);
+		break;
+	default:
+		return inet_ioctl(sock, cmd, arg);
+	}
+	return put_user(answ, (int __user *)arg);
 }
 
 struct proto xtp_prot = {
@@ -62,6 +1019,11 @@ struct proto xtp_prot = {
 	.unhash		= xtp_unhash,
 	.setsockopt	= xtp_setsockopt,
 	.getsockopt	= xtp_getsockopt,
+	.sendmsg	= xtp_sendmsg,
+	.recvmsg	= xtp_recvmsg,
+	.backlog_rcv	= xtp_backlog_rcv,
+	.release_cb	= xtp_release_cb,
+	.no_autobind	= true,
 	.obj_size	= sizeof(struct xtp_sock),
 };
 
@@ -69,17 +1031,18 @@ const struct proto_ops xtp_stream_ops = {
 	.family		= PF_INET,
 	.owner		= THIS_MODULE,
 	.release	= inet_release,
-	.bind		= sock_no_bind,
-	.connect	= sock_no_connect,
+	.bind		= xtp_bind,
+	.connect	= xtp_connect,
 	.socketpair	= sock_no_socketpair,
-	.accept		= sock_no_accept,
-	.getname	= inet_getname,
-	.ioctl		= inet_ioctl,
-	.listen		= sock_no_listen,
-	.shutdown	= sock_no_shutdown,
+	.accept		= xtp_accept,
+	.getname	= xtp_getname,
+	.poll		= xtp_poll,
+	.ioctl		= xtp_ioctl,
+	.listen		= xtp_listen,
+	.shutdown	= xtp_shutdown,
 	.setsockopt	= sock_common_setsockopt,
 	.getsockopt	= sock_common_getsockopt,
-	.sendmsg	= sock_no_sendmsg,
-	.recvmsg	= sock_no_recvmsg,
+	.sendmsg	= inet_sendmsg,
+	.recvmsg	= inet_recvmsg,
 	.mmap		= sock_no_mmap,
 };

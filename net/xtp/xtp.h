@@ -5,11 +5,18 @@
 #ifndef _NET_XTP_XTP_H
 #define _NET_XTP_XTP_H
 
+#include <linux/rhashtable-types.h>
+#include <linux/skbuff.h>
+#include <linux/timer.h>
 #include <linux/types.h>
 #include <net/inet_sock.h>
 #include <net/netns/generic.h>
 #include <net/snmp.h>
+#include <net/tcp_states.h>
 #include <uapi/linux/xtp.h>
+
+#include "compat.h"
+#include "wire.h"
 
 /**
  * enum xtp_mib_field - per-namespace XTP counters (/proc/net/xtp/snmp)
@@ -23,7 +30,19 @@
  * @XTP_MIB_INNOCONTEXT: dropped, no context or listener for the key
  * @XTP_MIB_INNOMEM: dropped, no memory to process the packet
  * @XTP_MIB_INICMPERRORS: ICMP errors reported for XTP packets
+ * @XTP_MIB_INBADPEER: dropped, RETURN key from an address not the peer's
+ * @XTP_MIB_INBADSTATE: dropped, packet type not valid in the context state
+ * @XTP_MIB_INDUPFIRST: FIRST of a live association, its SREQ answered
+ * @XTP_MIB_INREPLAYFIRST: FIRST of a released association, dropped
+ * @XTP_MIB_LISTENOVERFLOW: FIRST dropped, accept queue full
+ * @XTP_MIB_ATMFULL: FIRST dropped, the ATM is at its cap
+ * @XTP_MIB_RCVBUFERRORS: DATA dropped, receive buffer full
+ * @XTP_MIB_OUTPKTS: packets sent
+ * @XTP_MIB_OUTDIAGS: DIAG packets sent
+ * @XTP_MIB_ACTIVEOPENS: associations initiated (FIRST sent)
+ * @XTP_MIB_PASSIVEOPENS: associations accepted (TCNTL sent)
  * @XTP_MIB_CURRSOCKETS: XTP sockets that exist in the namespace (gauge)
+ * @XTP_MIB_ATMENTRIES: entries in the ATM (gauge)
  * @__XTP_MIB_MAX: number of counters
  */
 enum xtp_mib_field {
@@ -37,7 +56,19 @@ enum xtp_mib_field {
 	XTP_MIB_INNOCONTEXT,
 	XTP_MIB_INNOMEM,
 	XTP_MIB_INICMPERRORS,
+	XTP_MIB_INBADPEER,
+	XTP_MIB_INBADSTATE,
+	XTP_MIB_INDUPFIRST,
+	XTP_MIB_INREPLAYFIRST,
+	XTP_MIB_LISTENOVERFLOW,
+	XTP_MIB_ATMFULL,
+	XTP_MIB_RCVBUFERRORS,
+	XTP_MIB_OUTPKTS,
+	XTP_MIB_OUTDIAGS,
+	XTP_MIB_ACTIVEOPENS,
+	XTP_MIB_PASSIVEOPENS,
 	XTP_MIB_CURRSOCKETS,
+	XTP_MIB_ATMENTRIES,
 	__XTP_MIB_MAX
 };
 
@@ -45,21 +76,201 @@ struct xtp_mib {
 	unsigned long mibs[__XTP_MIB_MAX];
 };
 
+#define XTP_PORT_HASH_SIZE	256
+
 /**
  * struct xtp_net - XTP state of one network namespace
  * @mib: per-CPU counters, folded when read
+ * @keys: contexts by local key (the RETURN fast path)
+ * @atm: the Address Translation Map, (peer address, peer key) -> context
+ * @atm_count: entries in @atm, live and waiting out their replay timer
+ * @port_lock: protects @ports
+ * @ports: bound sockets by local port
+ * @msl_ms: maximum segment lifetime, sysctl net.xtp.msl_ms
+ * @atm_max: cap on ATM entries, sysctl net.xtp.atm_max
+ * @sysctl: the net.xtp sysctl table of this namespace
  */
 struct xtp_net {
 	struct xtp_mib __percpu *mib;
+	struct rhashtable keys;
+	struct rhashtable atm;
+	atomic_t atm_count;
+	spinlock_t port_lock;	/* protects ports */
+	struct hlist_head ports[XTP_PORT_HASH_SIZE];
+	int msl_ms;
+	int atm_max;
+	struct ctl_table_header *sysctl;
+};
+
+struct xtp_atm_entry;
+
+/* Per-packet state of queued data, in skb->cb. */
+struct xtp_skb_cb {
+	u64 seq;		/* sequence number of the first byte */
+	u32 offset;		/* receive: bytes already read */
+	u32 options;		/* send: EOM, WCLOSE to set on this packet */
+	bool sent;		/* send: transmitted at least once */
+};
+
+#define XTP_SKB_CB(skb) ((struct xtp_skb_cb *)(skb)->cb)
+
+/* Bits of xtp_sock.deferred: timer work that found the socket owned. */
+enum {
+	XTP_DEFER_WTIMER,
+	XTP_DEFER_CTIMEOUT,
 };
 
 /**
- * struct xtp_sock - an XTP context as seen by the socket layer
+ * struct xtp_sock - an XTP context
  * @inet: the inet socket, first so that inet_sk() works
+ * @lkey: our key, without the RETURN bit
+ * @pkey: the peer's key, without the RETURN bit; 0 until known
+ * @key_node: entry in xtp_net.keys
+ * @port_node: entry in xtp_net.ports while bound
+ * @atm: our ATM entry (responder side), released with the context
+ * @accept_queue: listener: accepted contexts not yet taken by accept()
+ * @accept_node: child: entry in the listener's @accept_queue
+ * @accept_len: listener: length of @accept_queue
+ * @listener: child: the listener while queued (no reference)
+ * @assoc_type: &enum xtp_assoc_type
+ * @teardown: &enum xtp_teardown
+ * @service: &enum xtp_tts
+ * @profile: traffic segment service type sent in FIRST and TCNTL
+ * @nocheck: send with NOCHECK (header-only checksum)
+ * @no_atm_timer: release ATM entries at once (thesis' hazard reproduced)
+ * @nb_connect: connect() does not wait for the TCNTL
+ * @rtt_nodecouple: XTPSOCK_RTT_NODECOUPLE
+ * @ratecontrol: XTPSOCK_RATECONTROL (accepted, no effect)
+ * @rtt_cache_sz: XTPSOCK_RTT_CACHE_SIZE
+ * @maxdata: largest DATA payload
+ * @sreq_freq: SREQ on every @sreq_freq-th DATA packet
+ * @wtimer_cfg: XTPSOCK_WTIMER_TMO in ms, 0 = from the RTT
+ * @ctimer_tmo: CTIMER in ms
+ * @ctimeout_tmo: CTIMEOUT in ms
+ * @zombie_tmo: ZOMBIE in ms
+ * @ln_thresh: SCC linear threshold (bytes)
+ * @init_trainsize: SCC initial window (bytes)
+ * @first_pending: connect() deferred: the FIRST goes with the first data
+ * @first_sent: the FIRST is out (initiator)
+ * @wclose_req: the application closed its outbound stream
+ * @wclose_sent: WCLOSE is out: our outbound stream is closed
+ * @rclose_rcvd: the peer answered our WCLOSE: outbound fully closed
+ * @wclose_rcvd: the peer closed its outbound stream: inbound EOF
+ * @rclose_sent: we answered the peer's WCLOSE
+ * @end_sent: we sent END (ZOMBIE)
+ * @end_rcvd: the peer sent END
+ * @released: the context left the protocol (no more packets, timers)
+ * @fin_seen: the peer sent WCLOSE; its stream ends at @rcv_fin
+ * @fc_blocked: the sender is waiting for ALLOC (counted once per wait)
+ * @end_delay: GracefulClose: END is due when @ctimeout fires
+ * @fin_answered: we answered the peer's WCLOSE
+ * @snd_una: lowest sequence number not acknowledged (peer's RSEQ)
+ * @snd_nxt: next sequence number to send
+ * @snd_alloc: peer's ALLOC: we must not send this sequence number
+ * @snd_queued: bytes in the write queue
+ * @write_seq: sequence number of the next byte the application writes
+ * @sync: our SYNC, incremented for each SREQ
+ * @echo: SYNC of the peer's latest SREQ, echoed in our control packets
+ * @sreq_count: DATA packets since the last SREQ
+ * @wsync: SYNC guarded by the WTIMER (oldest unanswered SREQ)
+ * @wtimer_sent: when the SREQ with @wsync left, in jiffies
+ * @wtimer_retries: synchronizing handshake probes sent
+ * @in_handshake: the WTIMER fired; data waits for the answer
+ * @rcv_nxt: next in-order sequence number expected (our RSEQ)
+ * @rcv_queued: bytes in the receive queue not yet read
+ * @rcv_fin: end of the peer's stream, valid with @fin_seen
+ * @rcv_alloc: ALLOC last advertised
+ * @rcv_wnd: receive window (bytes beyond RSEQ we advertise at most)
+ * @srtt_us: smoothed RTT
+ * @rttvar_us: RTT variation
+ * @rtx_queue: sent DATA not yet acknowledged
+ * @ooo_queue: received DATA above @rcv_nxt
+ * @wtimer: WTIMER
+ * @ctimeout: CTIMEOUT, also the ZOMBIE and END-delay timer
+ * @deferred: &XTP_DEFER_WTIMER etc., timer work for release_cb
+ * @mib: XTPSOCK_MIBSTAT counters
  */
 struct xtp_sock {
 	struct inet_sock inet;
+	u64 lkey;
+	u64 pkey;
+	struct rhash_head key_node;
+	struct hlist_node port_node;
+	struct xtp_atm_entry *atm;
+	struct list_head accept_queue;
+	struct list_head accept_node;
+	unsigned int accept_len;
+	struct sock *listener;
+
+	u8 assoc_type;
+	u8 teardown;
+	u8 service;
+	u8 profile;
+	u8 nocheck:1,
+	   no_atm_timer:1,
+	   nb_connect:1,
+	   rtt_nodecouple:1,
+	   ratecontrol:1;
+	u8 rtt_cache_sz;
+	u16 maxdata;
+	u32 sreq_freq;
+	u32 wtimer_cfg;
+	u32 ctimer_tmo;
+	u32 ctimeout_tmo;
+	u32 zombie_tmo;
+	u32 ln_thresh;
+	u32 init_trainsize;
+
+	u16 first_pending:1,
+	    first_sent:1,
+	    wclose_req:1,
+	    wclose_sent:1,
+	    rclose_rcvd:1,
+	    wclose_rcvd:1,
+	    rclose_sent:1,
+	    end_sent:1,
+	    end_rcvd:1,
+	    released:1,
+	    in_handshake:1,
+	    fin_seen:1,
+	    fc_blocked:1,
+	    end_delay:1,
+	    fin_answered:1;
+
+	u64 snd_una;
+	u64 snd_nxt;
+	u64 snd_alloc;
+	u32 snd_queued;
+	u64 write_seq;
+	u32 sync;
+	u32 echo;
+	u32 sreq_count;
+	u32 wsync;
+	unsigned long wtimer_sent;
+	u32 wtimer_retries;
+
+	u64 rcv_nxt;
+	u32 rcv_queued;
+	u64 rcv_fin;
+	u64 rcv_alloc;
+	u32 rcv_wnd;
+
+	u32 srtt_us;
+	u32 rttvar_us;
+
+	struct sk_buff_head rtx_queue;
+	struct sk_buff_head ooo_queue;
+	struct timer_list wtimer;
+	struct timer_list ctimeout;
+	unsigned long deferred;
+
+	struct xtp_mibstat mib;
 };
+
+static inline struct xtp_sock *xtp_sk(const struct sock *sk)
+{
+	return (struct xtp_sock *)sk;
+}
 
 extern unsigned int xtp_net_id;
 extern struct proto xtp_prot;
@@ -76,7 +287,82 @@ static inline struct xtp_net *xtp_net(const struct net *net)
 #define XTP_DEC_STATS(net, field) \
 	this_cpu_dec(xtp_net(net)->mib->mibs[field])
 
+/* Protocol defaults (thesis values; times in ms). */
+#define XTP_DEFAULT_WINDOW	90000
+#define XTP_DEFAULT_MAXDATA	1448
+#define XTP_FIRST_SEGS_LEN	(XTP_WIRE_ADDR4_LEN + XTP_WIRE_TSPEC0_LEN)
+#define XTP_DEFAULT_CTIMER	60000
+#define XTP_DEFAULT_CTIMEOUT	42000
+#define XTP_DEFAULT_ZOMBIE	1000
+#define XTP_DEFAULT_SREQFREQ	2
+#define XTP_DEFAULT_LN_THRESH	32000
+#define XTP_WTIMER_MIN_MS	200
+#define XTP_WTIMER_MAX_MS	60000
+#define XTP_WTIMER_INIT_MS	1000
+#define XTP_HANDSHAKE_RETRIES	8
+
+/* proc.c */
 int xtp_proc_init_net(struct net *net);
 void xtp_proc_exit_net(struct net *net);
+
+/* sysctl.c */
+int xtp_sysctl_init_net(struct net *net);
+void xtp_sysctl_exit_net(struct net *net);
+
+/* context.c */
+int xtp_ctx_init_net(struct net *net);
+void xtp_ctx_exit_net(struct net *net);
+void xtp_ctx_init(struct sock *sk);
+int xtp_key_insert(struct sock *sk);
+void xtp_key_remove(struct sock *sk);
+struct sock *xtp_key_lookup(struct net *net, u64 key);
+int xtp_port_bind(struct sock *sk, __be32 addr, u16 port);
+void xtp_port_unbind(struct sock *sk);
+struct sock *xtp_listener_lookup(struct net *net, __be32 daddr, u16 port);
+void xtp_ctx_release(struct sock *sk);
+void xtp_ctx_done(struct sock *sk, int err);
+
+/* atm.c */
+int xtp_atm_init_net(struct net *net);
+void xtp_atm_exit_net(struct net *net);
+/* Result of an ATM lookup for a FIRST. */
+enum xtp_atm_state {
+	XTP_ATM_NONE,		/* unknown: a new association */
+	XTP_ATM_LIVE,		/* duplicate FIRST of a live association */
+	XTP_ATM_REPLAY,		/* FIRST of a released association */
+};
+
+enum xtp_atm_state xtp_atm_lookup(struct net *net, __be32 addr, u64 key,
+				  struct sock **skp);
+int xtp_atm_add(struct sock *sk, __be32 addr, u64 key);
+void xtp_atm_release(struct sock *sk);
+
+/* output.c */
+int xtp_send_first(struct sock *sk);
+int xtp_send_tcntl(struct sock *sk);
+int xtp_send_cntl(struct sock *sk, u32 options);
+void xtp_send_diag_reply(struct net *net, struct sk_buff *skb, u64 key,
+			 u32 code, u32 value, const char *msg);
+void xtp_push(struct sock *sk);
+void xtp_maybe_send_window(struct sock *sk);
+u64 xtp_rcv_alloc(struct sock *sk);
+
+/* timer.c */
+void xtp_timers_init(struct sock *sk);
+void xtp_timers_stop(struct sock *sk);
+void xtp_wtimer_arm(struct sock *sk, u32 sync);
+void xtp_wtimer_answered(struct sock *sk, u32 echo);
+void xtp_ctimeout_arm(struct sock *sk, u32 ms);
+void xtp_release_cb(struct sock *sk);
+u32 xtp_wtimer_ms(const struct xtp_sock *xs);
+
+/* input.c */
+int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb);
+
+/* teardown.c */
+void xtp_teardown_step(struct sock *sk);
+void xtp_close_outbound(struct sock *sk);
+void xtp_abort(struct sock *sk, int err);
+void xtp_send_end(struct sock *sk);
 
 #endif /* _NET_XTP_XTP_H */

@@ -5,8 +5,9 @@
 #   guest-run.sh STAGE SCRIPT
 set -u
 "$(dirname "$0")/guest-install.sh" "$1"
-echo ">>> guest: $(cat "$2")"
-bash "$2"
+# The console interleaves kernel messages: keep the output in a file.
+out=$(dirname "$2")/cmd.out
+bash "$2" >"$out" 2>&1
 rc=$?
-echo ">>> guest: exit $rc"
+echo "exit $rc" >>"$out"
 exit $rc

@@ -26,4 +26,97 @@
 /* Socket option level, as SOL_SCTP is IPPROTO_SCTP. */
 #define SOL_XTP		IPPROTO_XTP
 
+/*
+ * sendmsg() flag: close the outbound stream after this data (WCLOSE rides
+ * on its last packet).  On an unconnected socket with a destination, the
+ * data, EOM and WCLOSE all travel in the FIRST: a one-request exchange is
+ * then the thesis' 4 packets.  The value is Linux's MSG_FIN.
+ */
+#define MSG_XTP_WCLOSE	0x200
+
+/*
+ * Socket options at level SOL_XTP: the LinuxXTP thesis' Appendix A.  All
+ * take an int unless noted; times are in milliseconds.
+ */
+#define XTPSOCK_ASSOCTYPE	1	/* enum xtp_assoc_type */
+#define XTPSOCK_RATECONTROL	2	/* bool; rate control is not implemented */
+#define XTPSOCK_TTS		3	/* enum xtp_tts: traffic service */
+#define XTPSOCK_MAXDATA		4	/* largest DATA payload, bytes */
+#define XTPSOCK_LN_THRESH	5	/* SCC linear growth threshold, bytes */
+#define XTPSOCK_INIT_TRAINSIZE	6	/* SCC initial window, bytes */
+#define XTPSOCK_TEARDOWNMETHOD	7	/* enum xtp_teardown */
+#define XTPSOCK_SERVICEPROFILE	8	/* traffic segment service type (4) */
+#define XTPSOCK_SREQFREQ	9	/* SREQ every N DATA packets */
+#define XTPSOCK_NB_CONNECT	10	/* bool: connect() returns EINPROGRESS */
+#define XTPSOCK_RTT_NODECOUPLE	11	/* bool: no SREQ/EDGE decoupling */
+#define XTPSOCK_RTT_CACHE_SIZE	12	/* 1..10 */
+#define XTPSOCK_WTIMER_TMO	13	/* WTIMER; 0 = derived from the RTT */
+#define XTPSOCK_CTIMER_TMO	14	/* CTIMER keep-alive */
+#define XTPSOCK_ZOMBIE_TMO	15	/* ZOMBIE lifetime */
+#define XTPSOCK_CTIMEOUT_TMO	16	/* CTIMEOUT: handshake and setup limit */
+#define XTPSOCK_NO_ATMAP_TIMER	17	/* bool: no ATM replay timer */
+#define XTPSOCK_NOCHECK		18	/* bool: checksum covers the header only */
+#define XTPSOCK_MIBSTAT		19	/* getsockopt: struct xtp_mibstat */
+
+/* XTPSOCK_ASSOCTYPE: which phases share packets (S setup, D data, T teardown) */
+enum xtp_assoc_type {
+	XTP_ASSOC_S_D_T	= 1,	/* all separate (DEFAULT, REQRESP) */
+	XTP_ASSOC_SDT	= 2,	/* one FIRST with data and WCLOSE */
+	XTP_ASSOC_SD_T	= 3,	/* data in the FIRST, separate WCLOSE */
+	XTP_ASSOC_S_DT	= 4,	/* empty FIRST, WCLOSE on the last DATA */
+};
+
+/* XTPSOCK_TEARDOWNMETHOD */
+enum xtp_teardown {
+	XTP_TEARDOWN_GRACEFUL	= 1,	/* both close, then END */
+	XTP_TEARDOWN_ABBREV	= 2,	/* END rides on the last RCLOSE */
+	XTP_TEARDOWN_FORCED	= 3,	/* WCLOSE, RCLOSE, then END at once */
+	XTP_TEARDOWN_ABORT	= 4,	/* END only */
+};
+
+/* XTPSOCK_TTS: the packaged Transport Traffic Services */
+enum xtp_tts {
+	XTP_SERVICE_DEFAULT	 = 1,	/* S_D_T, AbbrevClose */
+	XTP_SERVICE_FILETRANSFER = 2,	/* SDT, RCLOSE on the FIRST */
+	XTP_SERVICE_REQRESP	 = 3,	/* as DEFAULT */
+};
+
+/**
+ * struct xtp_mibstat - XTPSOCK_MIBSTAT: the thesis' Appendix B metrics
+ *
+ * Counters are per association.  Grows only at the end: getsockopt copies
+ * min(optlen, sizeof) bytes.
+ */
+struct xtp_mibstat {
+	__u32 assoc_type;
+	__u32 teardown_type;
+	__u32 profile_type;
+	__u32 sreq_freq;
+	__u64 fpk_out, dpk_out, cpk_out, tpk_out, epk_out, dgpk_out;
+	__u64 fpk_in, dpk_in, cpk_in, tpk_in, epk_in, dgpk_in;
+	__u64 data_retransmits;
+	__u64 fc_wait;
+	__u64 rc_wait;
+	__u64 sync;
+	__u64 datasreq_sent;
+	__u64 edgebit_set;
+	__u64 rtt_updates;
+	__u64 lin_inc, lin_dec, xp_inc, xp_dec;
+	__u64 handshakes;
+	__u32 init_trainsize;
+	__u32 trainsize;
+	__u32 cong_trainsize;
+	__u32 linear_thresh;
+	__u32 linear_count;
+	__u32 rtt_cache_sz;
+	__u32 wtimer_tmo;
+	__u32 ctimer_tmo;
+	__u32 ctimeout_tmo;
+	__u32 zombie_tmo;
+	__u32 srtt_us;
+	__u32 rttvar_us;
+	__u64 bytes_sent;
+	__u64 bytes_received;
+};
+
 #endif /* _UAPI_LINUX_XTP_H */

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XTP: the Address Translation Map.
+ *
+ * The responder records (initiator address, initiator key) for every
+ * association it accepts.  A FIRST that hits a live entry is a duplicate
+ * of a running association: its SREQ is answered, nothing else.  When the
+ * association ends the entry stays for 2 x MSL (the thesis' ATM replay
+ * timer), so that a delayed or replayed FIRST of a finished association
+ * is dropped instead of opening it again and delivering its data twice.
+ * The number of entries is capped per namespace.
+ */
+#include <linux/rhashtable.h>
+#include <linux/slab.h>
+#include <net/sock.h>
+
+#include "xtp.h"
+
+struct xtp_atm_id {
+	u64 key;
+	__be32 addr;
+	u32 pad;
+};
+
+/**
+ * struct xtp_atm_entry - one ATM entry
+ * @node: entry in xtp_net.atm
+ * @id: initiator address and key
+ * @sk: the context while it lives, NULL once released
+ * @net: namespace (for the timer)
+ * @timer: replay timer
+ * @rcu: deferred free
+ */
+struct xtp_atm_entry {
+	struct rhash_head node;
+	struct xtp_atm_id id;
+	struct sock __rcu *sk;
+	struct net *net;
+	struct timer_list timer;
+	struct rcu_head rcu;
+};
+
+static const struct rhashtable_params xtp_atm_params = {
+	.head_offset	= offsetof(struct xtp_atm_entry, node),
+	.key_offset	= offsetof(struct xtp_atm_entry, id),
+	.key_len	= sizeof(struct xtp_atm_id),
+	.automatic_shrinking = true,
+};
+
+static void xtp_atm_free(struct xtp_net *xn, struct xtp_atm_entry *e)
+{
+	atomic_dec(&xn->atm_count);
+	this_cpu_dec(xn->mib->mibs[XTP_MIB_ATMENTRIES]);
+	kfree_rcu(e, rcu);
+}
+
+static void xtp_atm_expire(struct timer_list *t)
+{
+	struct xtp_atm_entry *e = from_timer(e, t, timer);
+	struct xtp_net *xn = xtp_net(e->net);
+
+	if (!rhashtable_remove_fast(&xn->atm, &e->node, xtp_atm_params))
+		xtp_atm_free(xn, e);
+}
+
+int xtp_atm_init_net(struct net *net)
+{
+	atomic_set(&xtp_net(net)->atm_count, 0);
+	return rhashtable_init(&xtp_net(net)->atm, &xtp_atm_params);
+}
+
+static void xtp_atm_destroy_entry(void *ptr, void *arg)
+{
+	kfree(ptr);
+}
+
+/*
+ * No context is left when a namespace goes, but replay timers may be: stop
+ * them all before the table is torn down under them.
+ */
+void xtp_atm_exit_net(struct net *net)
+{
+	struct xtp_net *xn = xtp_net(net);
+	struct rhashtable_iter iter;
+	struct xtp_atm_entry *e;
+
+	rhashtable_walk_enter(&xn->atm, &iter);
+	rhashtable_walk_start(&iter);
+	while ((e = rhashtable_walk_next(&iter))) {
+		if (IS_ERR(e))
+			continue;
+		timer_delete_sync(&e->timer);
+	}
+	rhashtable_walk_stop(&iter);
+	rhashtable_walk_exit(&iter);
+	rhashtable_free_and_destroy(&xn->atm, xtp_atm_destroy_entry, NULL);
+}
+
+/**
+ * xtp_atm_lookup - Full Context Lookup of a FIRST
+ * @net: namespace
+ * @addr: initiator address
+ * @key: initiator key
+ * @skp: set to the live context, with a reference, for %XTP_ATM_LIVE
+ *
+ * Return: what the ATM knows of (@addr, @key).
+ */
+enum xtp_atm_state xtp_atm_lookup(struct net *net, __be32 addr, u64 key,
+				  struct sock **skp)
+{
+	struct xtp_atm_id id = { .key = key, .addr = addr };
+	enum xtp_atm_state state = XTP_ATM_NONE;
+	struct xtp_atm_entry *e;
+	struct sock *sk;
+
+	*skp = NULL;
+	rcu_read_lock();
+	e = rhashtable_lookup(&xtp_net(net)->atm, &id, xtp_atm_params);
+	if (e) {
+		state = XTP_ATM_REPLAY;
+		sk = rcu_dereference(e->sk);
+		if (sk && refcount_inc_not_zero(&sk->sk_refcnt)) {
+			*skp = sk;
+			state = XTP_ATM_LIVE;
+		}
+	}
+	rcu_read_unlock();
+	return state;
+}
+
+/**
+ * xtp_atm_add - record the initiator of an association being accepted
+ * @sk: the new context
+ * @addr: initiator address
+ * @key: initiator key
+ *
+ * Return: 0, -ENOSPC at the cap, -EEXIST, or -ENOMEM.
+ */
+int xtp_atm_add(struct sock *sk, __be32 addr, u64 key)
+{
+	struct net *net = sock_net(sk);
+	struct xtp_net *xn = xtp_net(net);
+	struct xtp_atm_entry *e;
+	int err;
+
+	if (atomic_inc_return(&xn->atm_count) > READ_ONCE(xn->atm_max)) {
+		atomic_dec(&xn->atm_count);
+		return -ENOSPC;
+	}
+	e = kzalloc(sizeof(*e), GFP_ATOMIC);
+	if (!e) {
+		atomic_dec(&xn->atm_count);
+		return -ENOMEM;
+	}
+	e->id.key = key;
+	e->id.addr = addr;
+	e->net = net;
+	RCU_INIT_POINTER(e->sk, sk);
+	timer_setup(&e->timer, xtp_atm_expire, 0);
+	err = rhashtable_lookup_insert_fast(&xn->atm, &e->node,
+					    xtp_atm_params);
+	if (err) {
+		atomic_dec(&xn->atm_count);
+		kfree(e);
+		return err;
+	}
+	this_cpu_inc(xn->mib->mibs[XTP_MIB_ATMENTRIES]);
+	xtp_sk(sk)->atm = e;
+	return 0;
+}
+
+/**
+ * xtp_atm_release - the context of an ATM entry is gone
+ * @sk: the context
+ *
+ * The entry outlives it by 2 x MSL unless XTPSOCK_NO_ATMAP_TIMER is set.
+ */
+void xtp_atm_release(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct xtp_atm_entry *e = xs->atm;
+	struct xtp_net *xn = xtp_net(sock_net(sk));
+	int msl = READ_ONCE(xn->msl_ms);
+
+	if (!e)
+		return;
+	xs->atm = NULL;
+	RCU_INIT_POINTER(e->sk, NULL);
+	if (xs->no_atm_timer || msl <= 0) {
+		if (!rhashtable_remove_fast(&xn->atm, &e->node,
+					    xtp_atm_params))
+			xtp_atm_free(xn, e);
+		return;
+	}
+	mod_timer(&e->timer, jiffies + msecs_to_jiffies(2 * msl));
+}

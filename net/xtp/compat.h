@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * XTP: differences between the kernels the module builds for (6.1, 6.12).
+ */
+#ifndef _NET_XTP_COMPAT_H
+#define _NET_XTP_COMPAT_H
+
+#include <linux/timer.h>
+#include <linux/version.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define timer_delete_sync(t)	del_timer_sync(t)
+#define timer_delete(t)		del_timer(t)
+#endif
+
+/* proto_ops.accept took (flags, kern) until 6.10 */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define XTP_ACCEPT_ARGS	struct socket *sock, struct socket *newsock, \
+			struct proto_accept_arg *arg
+#define XTP_ACCEPT_FLAGS	(arg->flags)
+#else
+#define XTP_ACCEPT_ARGS	struct socket *sock, struct socket *newsock, \
+			int flags, bool kern
+#define XTP_ACCEPT_FLAGS	(flags)
+#endif
+
+/*
+ * Sysctl tables are sized by the caller since 6.6; before, they end with
+ * an empty entry.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#define XTP_SYSCTL_END
+#define xtp_register_net_sysctl(net, path, table, n) \
+	register_net_sysctl_sz(net, path, table, n)
+#else
+#define XTP_SYSCTL_END	{ }
+#define xtp_register_net_sysctl(net, path, table, n) \
+	register_net_sysctl(net, path, table)
+#endif
+
+#endif /* _NET_XTP_COMPAT_H */

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XTP: context objects, their keys and their ports.
+ *
+ * Every context has a 63-bit key that is unpredictable (siphash of a
+ * counter under a per-boot secret), so a packet carrying a RETURN key is
+ * found by a direct lookup without letting an off-path sender guess its
+ * way in.  Listening sockets and sockets with a local port sit in a port
+ * table; accepted contexts share their listener's port and are reached by
+ * key only.
+ */
+#include <linux/rhashtable.h>
+#include <linux/siphash.h>
+#include <net/inet_common.h>
+#include <net/ip.h>
+#include <net/sock.h>
+
+#include "xtp.h"
+
+static siphash_key_t xtp_key_secret __read_mostly;
+static atomic64_t xtp_key_counter;
+
+static const struct rhashtable_params xtp_key_params = {
+	.head_offset	= offsetof(struct xtp_sock, key_node),
+	.key_offset	= offsetof(struct xtp_sock, lkey),
+	.key_len	= sizeof(u64),
+	.automatic_shrinking = true,
+};
+
+int xtp_ctx_init_net(struct net *net)
+{
+	struct xtp_net *xn = xtp_net(net);
+	int i;
+
+	spin_lock_init(&xn->port_lock);
+	for (i = 0; i < XTP_PORT_HASH_SIZE; i++)
+		INIT_HLIST_HEAD(&xn->ports[i]);
+	return rhashtable_init(&xn->keys, &xtp_key_params);
+}
+
+void xtp_ctx_exit_net(struct net *net)
+{
+	/* Every context holds a reference on its namespace: none is left. */
+	rhashtable_destroy(&xtp_net(net)->keys);
+}
+
+/**
+ * xtp_ctx_init - reset the protocol state of a new or cloned context
+ * @sk: the context
+ *
+ * Configuration (association type, timers, ...) is left alone: a new
+ * socket gets the defaults from xtp_init_sock(), an accepted context its
+ * listener's values through the clone.
+ */
+void xtp_ctx_init(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	xs->lkey = 0;
+	xs->pkey = 0;
+	xs->atm = NULL;
+	INIT_HLIST_NODE(&xs->port_node);
+	INIT_LIST_HEAD(&xs->accept_queue);
+	INIT_LIST_HEAD(&xs->accept_node);
+	xs->accept_len = 0;
+	xs->listener = NULL;
+	xs->first_pending = 0;
+	xs->first_sent = 0;
+	xs->wclose_req = 0;
+	xs->wclose_sent = 0;
+	xs->rclose_rcvd = 0;
+	xs->wclose_rcvd = 0;
+	xs->rclose_sent = 0;
+	xs->end_sent = 0;
+	xs->end_rcvd = 0;
+	xs->released = 0;
+	xs->in_handshake = 0;
+	xs->fin_seen = 0;
+	xs->fc_blocked = 0;
+	xs->end_delay = 0;
+	xs->fin_answered = 0;
+	xs->write_seq = 0;
+	xs->rcv_fin = 0;
+	xs->snd_una = 0;
+	xs->snd_nxt = 0;
+	xs->snd_alloc = 0;
+	xs->snd_queued = 0;
+	xs->sync = 0;
+	xs->echo = 0;
+	xs->sreq_count = 0;
+	xs->wsync = 0;
+	xs->wtimer_retries = 0;
+	xs->rcv_nxt = 0;
+	xs->rcv_queued = 0;
+	xs->rcv_alloc = 0;
+	xs->srtt_us = 0;
+	xs->rttvar_us = 0;
+	xs->deferred = 0;
+	skb_queue_head_init(&xs->rtx_queue);
+	skb_queue_head_init(&xs->ooo_queue);
+	memset(&xs->mib, 0, sizeof(xs->mib));
+	xtp_timers_init(sk);
+}
+
+/**
+ * xtp_key_insert - give a context its key and make it reachable by it
+ * @sk: the context
+ *
+ * Return: 0, or -errno if the table cannot take it.
+ */
+int xtp_key_insert(struct sock *sk)
+{
+	struct xtp_net *xn = xtp_net(sock_net(sk));
+	struct xtp_sock *xs = xtp_sk(sk);
+	int tries, err = -EEXIST;
+
+	net_get_random_once(&xtp_key_secret, sizeof(xtp_key_secret));
+	for (tries = 0; tries < 8 && err == -EEXIST; tries++) {
+		xs->lkey = siphash_2u64(atomic64_inc_return(&xtp_key_counter),
+					net_hash_mix(sock_net(sk)),
+					&xtp_key_secret) & ~XTP_KEY_RETURN;
+		if (!xs->lkey)
+			continue;
+		err = rhashtable_lookup_insert_fast(&xn->keys, &xs->key_node,
+						    xtp_key_params);
+	}
+	if (err)
+		xs->lkey = 0;
+	return err;
+}
+
+void xtp_key_remove(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (!xs->lkey)
+		return;
+	rhashtable_remove_fast(&xtp_net(sock_net(sk))->keys, &xs->key_node,
+			       xtp_key_params);
+	xs->lkey = 0;
+}
+
+/**
+ * xtp_key_lookup - the context whose own key is @key
+ * @net: namespace
+ * @key: key without the RETURN bit
+ *
+ * Return: the context with a reference held, or NULL.
+ */
+struct sock *xtp_key_lookup(struct net *net, u64 key)
+{
+	struct xtp_sock *xs;
+	struct sock *sk = NULL;
+
+	rcu_read_lock();
+	xs = rhashtable_lookup(&xtp_net(net)->keys, &key, xtp_key_params);
+	if (xs && refcount_inc_not_zero(&xs->inet.sk.sk_refcnt))
+		sk = &xs->inet.sk;
+	rcu_read_unlock();
+	return sk;
+}
+
+static struct hlist_head *xtp_port_head(struct xtp_net *xn, u16 port)
+{
+	return &xn->ports[port % XTP_PORT_HASH_SIZE];
+}
+
+static bool xtp_port_conflict(struct xtp_net *xn, __be32 addr, u16 port)
+{
+	struct sock *other;
+
+	hlist_for_each_entry(other, xtp_port_head(xn, port),
+			     sk_bind_node) {
+		if (inet_sk(other)->inet_num != port)
+			continue;
+		if (!other->sk_rcv_saddr || !addr ||
+		    other->sk_rcv_saddr == addr)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * xtp_port_bind - bind a socket to a local address and port
+ * @sk: the socket, not yet bound
+ * @addr: local address or INADDR_ANY
+ * @port: port in host order, 0 for an ephemeral one
+ *
+ * Return: 0, -EADDRINUSE, or -EADDRNOTAVAIL when no ephemeral port is free.
+ */
+int xtp_port_bind(struct sock *sk, __be32 addr, u16 port)
+{
+	struct net *net = sock_net(sk);
+	struct xtp_net *xn = xtp_net(net);
+	int low, high, remaining, err = 0;
+	u32 offset;
+
+	spin_lock_bh(&xn->port_lock);
+	if (!port) {
+		inet_get_local_port_range(net, &low, &high);
+		remaining = high - low + 1;
+		offset = get_random_u32_below(remaining);
+		for (; remaining > 0; remaining--, offset++) {
+			port = low + offset % (high - low + 1);
+			if (!inet_is_local_reserved_port(net, port) &&
+			    !xtp_port_conflict(xn, addr, port))
+				break;
+		}
+		if (!remaining)
+			err = -EADDRNOTAVAIL;
+	} else if (xtp_port_conflict(xn, addr, port)) {
+		err = -EADDRINUSE;
+	}
+	if (!err) {
+		inet_sk(sk)->inet_num = port;
+		inet_sk(sk)->inet_sport = htons(port);
+		sk->sk_rcv_saddr = addr;
+		inet_sk(sk)->inet_saddr = addr;
+		sk_add_bind_node(sk, xtp_port_head(xn, port));
+	}
+	spin_unlock_bh(&xn->port_lock);
+	return err;
+}
+
+void xtp_port_unbind(struct sock *sk)
+{
+	struct xtp_net *xn = xtp_net(sock_net(sk));
+
+	spin_lock_bh(&xn->port_lock);
+	if (!hlist_unhashed(&sk->sk_bind_node))
+		__sk_del_bind_node(sk);
+	sk_node_init(&sk->sk_bind_node);
+	spin_unlock_bh(&xn->port_lock);
+}
+
+/**
+ * xtp_listener_lookup - First Packet Matching: who accepts this FIRST?
+ * @net: namespace
+ * @daddr: the FIRST's IP destination
+ * @port: destination port from its address segment
+ *
+ * A listener bound to @daddr wins over one bound to INADDR_ANY.
+ *
+ * Return: the listener with a reference held, or NULL.
+ */
+struct sock *xtp_listener_lookup(struct net *net, __be32 daddr, u16 port)
+{
+	struct xtp_net *xn = xtp_net(net);
+	struct sock *sk, *best = NULL;
+
+	spin_lock_bh(&xn->port_lock);
+	hlist_for_each_entry(sk, xtp_port_head(xn, port), sk_bind_node) {
+		if (inet_sk(sk)->inet_num != port ||
+		    sk->sk_state != TCP_LISTEN)
+			continue;
+		if (sk->sk_rcv_saddr == daddr) {
+			best = sk;
+			break;
+		}
+		if (!sk->sk_rcv_saddr)
+			best = sk;
+	}
+	if (best)
+		sock_hold(best);
+	spin_unlock_bh(&xn->port_lock);
+	return best;
+}
+
+/**
+ * xtp_ctx_done - the association is over
+ * @sk: the context, locked
+ * @err: error for the application, 0 for a normal end
+ *
+ * The context stops taking packets and timers; its ATM entry starts the
+ * replay timer.  An orphaned context (closed by its owner) is freed.
+ */
+void xtp_ctx_done(struct sock *sk, int err)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (xs->released)
+		return;
+	xs->released = 1;
+	if (err)
+		WRITE_ONCE(sk->sk_err, err);
+	xtp_key_remove(sk);
+	xtp_atm_release(sk);
+	xtp_timers_stop(sk);
+	skb_queue_purge(&xs->rtx_queue);
+	skb_queue_purge(&xs->ooo_queue);
+	__skb_queue_purge(&sk->sk_write_queue);
+	xs->snd_queued = 0;
+	sk->sk_wmem_queued = 0;
+	inet_sk_set_state(sk, TCP_CLOSE);
+	sk->sk_shutdown = SHUTDOWN_MASK;
+	if (sock_flag(sk, SOCK_DEAD))
+		xtp_ctx_release(sk);
+	else
+		sk->sk_state_change(sk);
+}
+
+/**
+ * xtp_ctx_release - drop the protocol's reference on a finished context
+ * @sk: the context, released and orphaned
+ *
+ * Called exactly once per context, when both the owner (close) and the
+ * protocol (xtp_ctx_done) are finished with it.
+ */
+void xtp_ctx_release(struct sock *sk)
+{
+	xtp_port_unbind(sk);
+	skb_queue_purge(&sk->sk_receive_queue);
+	xtp_sk(sk)->rcv_queued = 0;
+	sk->sk_prot->destroy(sk);
+	sock_put(sk);
+}

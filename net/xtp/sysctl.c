@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XTP: per-namespace sysctls under net.xtp.
+ */
+#include <linux/slab.h>
+#include <linux/sysctl.h>
+#include <net/net_namespace.h>
+
+#include "xtp.h"
+
+#define XTP_DEFAULT_MSL_MS	60000
+#define XTP_DEFAULT_ATM_MAX	65536
+
+static int xtp_msl_max = 3600 * 1000;
+static int xtp_atm_max_max = 1 << 24;
+
+static const struct ctl_table xtp_sysctl_template[] = {
+	{
+		/* ATM entries outlive their association by twice this */
+		.procname	= "msl_ms",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &xtp_msl_max,
+	},
+	{
+		/* cap on ATM entries, live and waiting */
+		.procname	= "atm_max",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= &xtp_atm_max_max,
+	},
+	XTP_SYSCTL_END
+};
+
+int xtp_sysctl_init_net(struct net *net)
+{
+	struct xtp_net *xn = xtp_net(net);
+	struct ctl_table *table;
+
+	xn->msl_ms = XTP_DEFAULT_MSL_MS;
+	xn->atm_max = XTP_DEFAULT_ATM_MAX;
+	table = kmemdup(xtp_sysctl_template, sizeof(xtp_sysctl_template),
+			GFP_KERNEL);
+	if (!table)
+		return -ENOMEM;
+	table[0].data = &xn->msl_ms;
+	table[1].data = &xn->atm_max;
+	xn->sysctl = xtp_register_net_sysctl(net, "net/xtp", table,
+					     ARRAY_SIZE(xtp_sysctl_template));
+	if (!xn->sysctl) {
+		kfree(table);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void xtp_sysctl_exit_net(struct net *net)
+{
+	struct xtp_net *xn = xtp_net(net);
+	const struct ctl_table *table = xn->sysctl->ctl_table_arg;
+
+	unregister_net_sysctl_table(xn->sysctl);
+	kfree(table);
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XTP: closing an association.
+ *
+ * Each side closes its outbound stream with WCLOSE (always with SREQ, so
+ * the WTIMER guards it) and the other answers RCLOSE once it has all the
+ * data.  The association ends with END; its sender stays a ZOMBIE for a
+ * while and answers late packets with END again.  Who sends END and when
+ * is the teardown method:
+ *
+ * - AbbrevClose (default): END rides on the RCLOSE that answers the
+ *   peer's WCLOSE, once our own outbound stream is closed.
+ * - GracefulClose: END follows, in its own packet, once both streams are
+ *   closed; the side that saw its own RCLOSE last waits a moment for the
+ *   peer's END before sending one.
+ * - ForcedClose: END as soon as our WCLOSE is answered.
+ * - AbortClose: END at once, nothing graceful.
+ */
+#include <net/sock.h>
+
+#include "xtp.h"
+
+static void xtp_enter_zombie(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	inet_sk_set_state(sk, TCP_TIME_WAIT);
+	sk->sk_shutdown = SHUTDOWN_MASK;
+	sk_stop_timer(sk, &xs->wtimer);
+	xtp_ctimeout_arm(sk, xs->zombie_tmo);
+	sk->sk_state_change(sk);
+}
+
+/**
+ * xtp_send_end - END the association and become a ZOMBIE
+ * @sk: the context
+ */
+void xtp_send_end(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	xs->end_sent = 1;
+	xtp_send_cntl(sk, 0);
+	xtp_enter_zombie(sk);
+}
+
+/**
+ * xtp_abort - AbortClose, or give up: END if the peer knows us, then done
+ * @sk: the context
+ * @err: error for the application (0: none)
+ */
+void xtp_abort(struct sock *sk, int err)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (xs->released)
+		return;
+	if (xs->pkey && sk->sk_state == TCP_ESTABLISHED && !xs->end_sent) {
+		xs->end_sent = 1;
+		xtp_send_cntl(sk, 0);
+	}
+	xtp_ctx_done(sk, err);
+}
+
+static bool xtp_separate_teardown(const struct xtp_sock *xs)
+{
+	return xs->assoc_type == XTP_ASSOC_S_D_T ||
+	       xs->assoc_type == XTP_ASSOC_SD_T;
+}
+
+/**
+ * xtp_close_outbound - the application will write no more
+ * @sk: the context
+ *
+ * With a combined data and teardown phase (SDT, S_DT) WCLOSE rides on the
+ * last unsent packet; otherwise it waits for the data to be acknowledged
+ * and goes in a CNTL (xtp_teardown_step()).
+ */
+void xtp_close_outbound(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct sk_buff *tail;
+
+	if (xs->wclose_req)
+		return;
+	xs->wclose_req = 1;
+	tail = skb_peek_tail(&sk->sk_write_queue);
+	if (tail && !xtp_separate_teardown(xs))
+		XTP_SKB_CB(tail)->options |= XTP_CMD_WCLOSE;
+	xtp_teardown_step(sk);
+}
+
+/**
+ * xtp_teardown_step - take whatever closing step is due
+ * @sk: the context, locked
+ *
+ * Called after every event that can make one due: a packet, a write, a
+ * shutdown or close.
+ */
+void xtp_teardown_step(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	bool outbound_done;
+
+	if (xs->released || xs->end_sent || sk->sk_state != TCP_ESTABLISHED)
+		return;
+
+	/* Our WCLOSE, if it could not ride on data. */
+	if (xs->wclose_req && !xs->wclose_sent &&
+	    skb_queue_empty(&sk->sk_write_queue) &&
+	    (!xtp_separate_teardown(xs) || xs->snd_una == xs->snd_nxt)) {
+		xs->wclose_sent = 1;
+		xtp_send_cntl(sk, XTP_CMD_SREQ);
+	}
+
+	outbound_done = xs->wclose_sent && xs->rclose_rcvd;
+
+	/* Answer the peer's WCLOSE. */
+	if (xs->wclose_rcvd && !xs->fin_answered) {
+		/* A FILETRANSFER initiator declared RCLOSE on its FIRST. */
+		bool declared = xs->rclose_sent;
+
+		xs->fin_answered = 1;
+		xs->rclose_sent = 1;
+		if (outbound_done && xs->teardown == XTP_TEARDOWN_ABBREV) {
+			xtp_send_end(sk);
+			return;
+		}
+		if (!declared)
+			xtp_send_cntl(sk, 0);
+		if (outbound_done) {
+			xtp_send_end(sk);
+			return;
+		}
+	}
+
+	if (!outbound_done)
+		return;
+	if (xs->teardown == XTP_TEARDOWN_FORCED) {
+		xtp_send_end(sk);
+	} else if (xs->rclose_sent && !xs->end_delay) {
+		/*
+		 * Both streams closed, ours last: the peer's END (it answered
+		 * our WCLOSE with its last RCLOSE) should be on its way.
+		 */
+		xs->end_delay = 1;
+		xtp_ctimeout_arm(sk, xtp_wtimer_ms(xs));
+	}
+}

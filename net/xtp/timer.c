@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XTP: WTIMER and CTIMEOUT.
+ *
+ * The WTIMER guards the oldest SREQ not yet answered: a newer SREQ does
+ * not restart it, or a steady stream of SREQs would keep it from ever
+ * firing (PfHSN'96).  When it fires XTP does not retransmit blindly: the
+ * synchronizing handshake suspends data, probes with CNTL+SREQ under a
+ * doubling WTIMER and resumes from what the answer reports.  CTIMEOUT
+ * bounds the handshake and the setup, and serves as the ZOMBIE timer, the
+ * GracefulClose END delay and the limit on an orphan's teardown.
+ *
+ * A timer that finds the socket owned by its user leaves the work to
+ * xtp_release_cb().
+ */
+#include <net/sock.h>
+
+#include "xtp.h"
+
+/**
+ * xtp_wtimer_ms - current WTIMER value
+ * @xs: the context
+ *
+ * 2 x (SRTT + 4 RTTVAR) as in LinuxXTP (the factor 2 covers the small
+ * setup packets' short RTT, thesis §5.3.2.3), clamped, doubled per
+ * handshake probe.
+ *
+ * Return: milliseconds.
+ */
+u32 xtp_wtimer_ms(const struct xtp_sock *xs)
+{
+	u32 ms = XTP_WTIMER_INIT_MS;
+
+	if (xs->wtimer_cfg)
+		ms = xs->wtimer_cfg;
+	else if (xs->srtt_us)
+		ms = 2 * (xs->srtt_us + 4 * xs->rttvar_us) / USEC_PER_MSEC;
+	ms = clamp_t(u32, ms, XTP_WTIMER_MIN_MS, XTP_WTIMER_MAX_MS);
+	return min_t(u32, ms << min_t(u32, xs->wtimer_retries, 8),
+		     XTP_WTIMER_MAX_MS);
+}
+
+static void xtp_rtt_sample(struct xtp_sock *xs, u32 m)
+{
+	if (!m)
+		m = 1;
+	if (!xs->srtt_us) {
+		xs->srtt_us = m;
+		xs->rttvar_us = m / 2;
+	} else {
+		u32 err = xs->srtt_us > m ? xs->srtt_us - m : m - xs->srtt_us;
+
+		xs->rttvar_us = xs->rttvar_us - xs->rttvar_us / 4 + err / 4;
+		xs->srtt_us = xs->srtt_us - xs->srtt_us / 8 + m / 8;
+	}
+	xs->mib.rtt_updates++;
+	xs->mib.srtt_us = xs->srtt_us;
+	xs->mib.rttvar_us = xs->rttvar_us;
+	xs->mib.wtimer_tmo = xtp_wtimer_ms(xs);
+}
+
+/**
+ * xtp_wtimer_arm - an SREQ left; guard it unless an older one is guarded
+ * @sk: the context
+ * @sync: the SREQ's SYNC
+ */
+void xtp_wtimer_arm(struct sock *sk, u32 sync)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (timer_pending(&xs->wtimer))
+		return;
+	xs->wsync = sync;
+	xs->wtimer_sent = jiffies;
+	sk_reset_timer(sk, &xs->wtimer,
+		       jiffies + msecs_to_jiffies(xtp_wtimer_ms(xs)));
+}
+
+/* Resend what the answer to the handshake says is missing. */
+static void xtp_handshake_done(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct sk_buff *skb;
+
+	xs->in_handshake = 0;
+	xs->wtimer_retries = 0;
+	if (!xs->end_delay && !xs->end_sent && !sock_flag(sk, SOCK_DEAD))
+		sk_stop_timer(sk, &xs->ctimeout);
+	/* Go back to the first unacknowledged byte. */
+	while ((skb = skb_peek_tail(&xs->rtx_queue))) {
+		__skb_unlink(skb, &xs->rtx_queue);
+		__skb_queue_head(&sk->sk_write_queue, skb);
+	}
+	xs->snd_nxt = xs->snd_una;
+	xtp_push(sk);
+}
+
+/**
+ * xtp_wtimer_answered - a control packet echoed @echo
+ * @sk: the context
+ * @echo: its ECHO
+ *
+ * SYNC/ECHO match exactly, so the RTT sample is unambiguous even for a
+ * probe (no Karn problem).
+ */
+void xtp_wtimer_answered(struct sock *sk, u32 echo)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (!timer_pending(&xs->wtimer) && !xs->in_handshake)
+		return;
+	if ((s32)(echo - xs->wsync) < 0)
+		return;
+	if (echo == xs->wsync)
+		xtp_rtt_sample(xs, jiffies_to_usecs(jiffies - xs->wtimer_sent));
+	sk_stop_timer(sk, &xs->wtimer);
+	if (xs->in_handshake)
+		xtp_handshake_done(sk);
+	/* A newer SREQ is still out: guard it from now. */
+	if ((s32)(xs->sync - echo) > 0)
+		xtp_wtimer_arm(sk, echo + 1);
+}
+
+/* The WTIMER fired: probe, or resend the FIRST during setup. */
+static void xtp_wtimer_fire(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (xs->released || xs->end_sent)
+		return;
+	if (++xs->wtimer_retries > XTP_HANDSHAKE_RETRIES) {
+		xtp_abort(sk, ETIMEDOUT);
+		return;
+	}
+	if (sk->sk_state == TCP_SYN_SENT) {
+		xtp_send_first(sk);
+		return;
+	}
+	if (!xs->in_handshake) {
+		xs->in_handshake = 1;
+		xs->mib.handshakes++;
+		if (!timer_pending(&xs->ctimeout))
+			xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
+	}
+	xtp_send_cntl(sk, XTP_CMD_SREQ);
+}
+
+static void xtp_ctimeout_fire(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (xs->released)
+		return;
+	if (xs->end_sent) {
+		/* ZOMBIE is over. */
+		xtp_ctx_done(sk, 0);
+	} else if (xs->end_delay) {
+		xs->end_delay = 0;
+		xtp_send_end(sk);
+	} else if (sk->sk_state == TCP_SYN_SENT || xs->in_handshake) {
+		xtp_abort(sk, ETIMEDOUT);
+	} else if (sock_flag(sk, SOCK_DEAD)) {
+		/* The peer never finished closing: give up the orphan. */
+		xtp_abort(sk, 0);
+	}
+}
+
+/* Run @fire now, or leave it to release_cb if the user owns @sk. */
+static void xtp_timer_run(struct sock *sk, int bit,
+			  void (*fire)(struct sock *sk))
+{
+	bh_lock_sock(sk);
+	if (!sock_owned_by_user(sk))
+		fire(sk);
+	else if (!test_and_set_bit(bit, &xtp_sk(sk)->deferred))
+		sock_hold(sk);
+	bh_unlock_sock(sk);
+	sock_put(sk);
+}
+
+static void xtp_wtimer_handler(struct timer_list *t)
+{
+	struct xtp_sock *xs = from_timer(xs, t, wtimer);
+
+	xtp_timer_run(&xs->inet.sk, XTP_DEFER_WTIMER, xtp_wtimer_fire);
+}
+
+static void xtp_ctimeout_handler(struct timer_list *t)
+{
+	struct xtp_sock *xs = from_timer(xs, t, ctimeout);
+
+	xtp_timer_run(&xs->inet.sk, XTP_DEFER_CTIMEOUT, xtp_ctimeout_fire);
+}
+
+/**
+ * xtp_release_cb - timer work deferred while the user owned the socket
+ * @sk: the context
+ */
+void xtp_release_cb(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (test_and_clear_bit(XTP_DEFER_WTIMER, &xs->deferred)) {
+		xtp_wtimer_fire(sk);
+		__sock_put(sk);
+	}
+	if (test_and_clear_bit(XTP_DEFER_CTIMEOUT, &xs->deferred)) {
+		xtp_ctimeout_fire(sk);
+		__sock_put(sk);
+	}
+}
+
+void xtp_ctimeout_arm(struct sock *sk, u32 ms)
+{
+	sk_reset_timer(sk, &xtp_sk(sk)->ctimeout,
+		       jiffies + msecs_to_jiffies(ms));
+}
+
+void xtp_timers_init(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	timer_setup(&xs->wtimer, xtp_wtimer_handler, 0);
+	timer_setup(&xs->ctimeout, xtp_ctimeout_handler, 0);
+}
+
+/* Called with the socket locked, possibly from a timer's own handler. */
+void xtp_timers_stop(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	sk_stop_timer(sk, &xs->wtimer);
+	sk_stop_timer(sk, &xs->ctimeout);
+	if (test_and_clear_bit(XTP_DEFER_WTIMER, &xs->deferred))
+		__sock_put(sk);
+	if (test_and_clear_bit(XTP_DEFER_CTIMEOUT, &xs->deferred))
+		__sock_put(sk);
+}

@@ -1,0 +1,186 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Tests of the tcpdump XTP printer; KTAP on stdout, progress on stderr.
+#
+#   run-tests.sh           build (cached under build/tcpdump/) and test
+#   run-tests.sh --update  rewrite tests/*.out from the current printer
+#                          (review the diff before committing it)
+#
+# 1. tcpdump and an ASan/UBSan tcpdump build; print-xtp.c is warning-free
+# 2. golden tests as in tcpdump's own TESTLIST (tests/TESTLIST): captures
+#    of the unit tests' golden and sample packets (selftests/unit/oracle.c)
+#    and of truncated and malformed variants (tests/mkpcaps.py), output at
+#    -n, -nv and -nvv compared byte for byte with tests/*.out
+# 3. each thesis trace line (selftests/unit/golden.c) printed as the thesis
+#    printed it (ad/af: see README.md)
+# 4. each golden and sample packet decoded alike by tcpdump and tshark
+# 5. a bounded fuzz run of the ASan build on mutated captures
+#
+# Variables: FUZZ_FILES (20), FUZZ_PACKETS (5000 per file), FUZZ_SEED (1).
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+t=$here/tests
+b=$top/build/tcpdump/tests
+update=0
+[ "${1:-}" = --update ] && update=1
+export TZ=GMT0 LC_ALL=C
+
+rm -rf "$b"
+mkdir -p "$b"
+
+n=0
+pass=0
+fail=0
+lines=()
+# result RC DESC [WHY]
+result() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		pass=$((pass + 1))
+		lines+=("ok $n $2")
+	else
+		fail=$((fail + 1))
+		lines+=("not ok $n $2${3:+ # $3}")
+	fi
+	echo "${lines[-1]}" >&2
+}
+finish() {
+	echo "TAP version 13"
+	echo "1..$n"
+	printf '%s\n' "${lines[@]}"
+	echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:0 error:0"
+	[ "$fail" -eq 0 ]
+	exit $?
+}
+
+# --- 1. builds --------------------------------------------------------------
+if td=$("$here/build.sh" normal 2>"$b/build.log" | tail -1) && [ -x "$td" ]; then
+	result 0 "tcpdump_build"
+else
+	result 1 "tcpdump_build" "see build/tcpdump/tests/build.log"
+	finish
+fi
+src=$(ls -d "$top"/build/tcpdump/src/tcpdump-*/ | head -1)
+if gcc -fsyntax-only -DHAVE_CONFIG_H -I"$(dirname "$td")" -I"$src" \
+	-Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
+	-Wpointer-arith -Wcast-qual -Wformat=2 -Wundef -Werror \
+	"$here/print-xtp.c" >"$b/warnings.log" 2>&1; then
+	result 0 "print_xtp_no_warnings"
+else
+	result 1 "print_xtp_no_warnings" "$(head -1 "$b/warnings.log")"
+fi
+if asan=$("$here/build.sh" asan 2>"$b/build-asan.log" | tail -1) && [ -x "$asan" ]; then
+	result 0 "tcpdump_asan_build"
+else
+	result 1 "tcpdump_asan_build" "see build/tcpdump/tests/build-asan.log"
+	asan=
+fi
+
+# --- 2. captures and golden outputs ------------------------------------------
+# The unit tests' oracle writes the golden packets; build it in a folder of
+# our own so a concurrent `make unit` is not disturbed.
+ub=$top/build/tcpdump/unit
+if make -s -C "$top/selftests/unit" B="$ub" "$ub/oracle" >"$b/oracle.log" 2>&1 &&
+   "$ub/oracle" pcap "$b/oracle.pcap" >"$b/oracle.names" 2>>"$b/oracle.log" &&
+   python3 "$t/mkpcaps.py" bad "$b/oracle.pcap" "$b/bad.pcap" \
+	>"$b/bad.names" 2>>"$b/oracle.log"; then
+	result 0 "test_captures"
+else
+	result 1 "test_captures" "$(tail -1 "$b/oracle.log")"
+	finish
+fi
+
+while read -r name pcap expect opts; do
+	case $name in '' | '#'*) continue ;; esac
+	# shellcheck disable=SC2086  # opts is a list of options
+	"$td" $opts -r "$b/$pcap" >"$b/$name.out" 2>"$b/$name.err"
+	rc=$?
+	if [ $update -eq 1 ] && [ $rc -eq 0 ]; then
+		cp "$b/$name.out" "$t/$expect"
+	fi
+	if [ $rc -ne 0 ]; then
+		result 1 "golden_$name" "tcpdump exit $rc"
+	elif cmp -s "$b/$name.out" "$t/$expect"; then
+		result 0 "golden_$name"
+	else
+		diff -u "$t/$expect" "$b/$name.out" >"$b/$name.diff"
+		result 1 "golden_$name" "differs, see build/tcpdump/tests/$name.diff"
+	fi
+done <"$t/TESTLIST"
+
+# --- 3. the thesis' own lines -----------------------------------------------
+# golden.c lists each trace line as `.text = "..."`, in capture order.  The
+# thesis printed adomain/aformat byte-swapped (ad9216 af256); we print the
+# values on the wire (ad36 af1).
+sed -n 's/^[[:space:]]*\.text = "\(.*\)" },\{0,1\}$/\1/p' \
+	"$top/selftests/unit/golden.c" |
+	sed 's/ ad9216 af256 / ad36 af1 /' >"$b/thesis.txt"
+"$td" -n -r "$b/oracle.pcap" 2>/dev/null | sed 's/^.*: XTP //' |
+	head -"$(wc -l <"$b/thesis.txt")" >"$b/thesis.ours"
+i=0
+while IFS= read -r want && IFS= read -r got <&3; do
+	i=$((i + 1))
+	pkt=$(sed -n "${i}p" "$b/oracle.names" | awk -F'\t' '{ print $NF }')
+	if [ "$want" = "$got" ]; then
+		result 0 "thesis_line_$pkt"
+	else
+		result 1 "thesis_line_$pkt" "got \"$got\""
+	fi
+done <"$b/thesis.txt" 3<"$b/thesis.ours"
+[ "$i" -gt 0 ] || result 1 "thesis_lines" "no .text lines found in golden.c"
+
+# --- 4. tshark ----------------------------------------------------------------
+if command -v tshark >/dev/null 2>&1; then
+	python3 "$t/tshark_compare.py" "$td" "$b/oracle.pcap" \
+		"$b/oracle.names" >"$b/tshark.txt" 2>"$b/tshark.err"
+	[ -s "$b/tshark.txt" ] || echo "0	tshark_compare	$(tail -1 "$b/tshark.err")" >"$b/tshark.txt"
+	while IFS=$'\t' read -r ok pkt why; do
+		result $((1 - ok)) "tshark_agrees_$pkt" "$why"
+	done <"$b/tshark.txt"
+else
+	n=$((n + 1)); pass=$((pass + 1))
+	lines+=("ok $n tshark_agrees # SKIP tshark not installed")
+fi
+
+# --- 5. sanitizers and fuzzing ----------------------------------------------
+# sanitized CMD...: run, and fail on a non-zero exit or any sanitizer report.
+sanitized() {
+	local err=$b/san.err
+	"$@" >/dev/null 2>"$err" || { echo "exit $? on $*"; return 1; }
+	if grep -qE 'ERROR: AddressSanitizer|runtime error:|LeakSanitizer' "$err"; then
+		grep -m1 -E 'ERROR|runtime error' "$err"
+		return 1
+	fi
+}
+if [ -n "$asan" ]; then
+	why=
+	for p in oracle bad; do
+		for o in -n -nv -nvv -nvvx; do
+			why=$(sanitized "$asan" $o -r "$b/$p.pcap") || break 2
+		done
+	done
+	# The ASan binary must print what the normal one prints.
+	[ -z "$why" ] && ! "$asan" -nvv -r "$b/bad.pcap" 2>/dev/null |
+		cmp -s - "$t/xtp-bad-vv.out" && why="output differs from xtp-bad-vv.out"
+	result $([ -z "$why" ]; echo $?) "asan_golden_and_malformed_clean" "$why"
+
+	files=${FUZZ_FILES:-20} pkts=${FUZZ_PACKETS:-5000} seed=${FUZZ_SEED:-1}
+	mkdir -p "$b/fuzz"
+	why=
+	if python3 "$t/mkpcaps.py" fuzz "$b/fuzz" "$files" "$pkts" "$seed" \
+		"$b/oracle.pcap" "$b/bad.pcap"; then
+		for f in "$b"/fuzz/*.pcap; do
+			for o in -nvv -n; do
+				why=$(sanitized "$asan" $o -r "$f") || break 2
+			done
+		done
+	else
+		why="mkpcaps.py fuzz failed"
+	fi
+	result $([ -z "$why" ]; echo $?) \
+		"fuzz_asan_$((files * pkts))_packets_seed_$seed" "$why"
+fi
+
+finish
