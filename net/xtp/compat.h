@@ -35,7 +35,7 @@
 #else
 #define XTP_SYSCTL_END	{ }
 #define xtp_register_net_sysctl(net, path, table, n) \
-	register_net_sysctl(net, path, table)
+	({ (void)(n); register_net_sysctl(net, path, table); })
 #endif
 
 #endif /* _NET_XTP_COMPAT_H */

@@ -79,6 +79,7 @@ void xtp_ctx_init(struct sock *sk)
 	xs->fc_blocked = 0;
 	xs->end_delay = 0;
 	xs->fin_answered = 0;
+	xs->wclose_implied = 0;
 	xs->write_seq = 0;
 	xs->rcv_fin = 0;
 	xs->snd_una = 0;

@@ -348,6 +348,7 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 		xs->wclose_req = 1;
 		xs->wclose_sent = 1;
 		xs->rclose_rcvd = 1;
+		xs->wclose_implied = 1;
 	}
 	xtp_note_wclose(xs, pkt, XTP_FIRST_SEGS_LEN);
 	xtp_queue_data(child, skb, pkt, XTP_FIRST_SEGS_LEN);

@@ -374,8 +374,8 @@ static int xtp_queue_user(struct sock *sk, struct msghdr *msg, size_t size,
 	while (copied < size) {
 		u32 seg = xs->maxdata;
 
-		/* The FIRST's segments take room from its data. */
-		if (xs->write_seq == XTP_FIRST_SEGS_LEN)
+		/* A FIRST's segments take room from its data. */
+		if (xs->first_pending && xs->write_seq == XTP_FIRST_SEGS_LEN)
 			seg -= XTP_FIRST_SEGS_LEN;
 		seg = min_t(size_t, seg, size - copied);
 		if (sk->sk_wmem_queued >= READ_ONCE(sk->sk_sndbuf)) {

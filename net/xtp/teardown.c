@@ -9,7 +9,8 @@
  * is the teardown method:
  *
  * - AbbrevClose (default): END rides on the RCLOSE that answers the
- *   peer's WCLOSE, once our own outbound stream is closed.
+ *   peer's WCLOSE, once our own outbound stream is closed; if the RCLOSE
+ *   that closes our stream comes without END, we send END at once.
  * - GracefulClose: END follows, in its own packet, once both streams are
  *   closed; the side that saw its own RCLOSE last waits a moment for the
  *   peer's END before sending one.
@@ -122,26 +123,28 @@ void xtp_teardown_step(struct sock *sk)
 
 		xs->fin_answered = 1;
 		xs->rclose_sent = 1;
-		if (outbound_done && xs->teardown == XTP_TEARDOWN_ABBREV) {
+		if (outbound_done && xs->teardown == XTP_TEARDOWN_ABBREV &&
+		    !xs->wclose_implied) {
 			xtp_send_end(sk);
 			return;
 		}
 		if (!declared)
 			xtp_send_cntl(sk, 0);
-		if (outbound_done) {
+		if (outbound_done && xs->teardown == XTP_TEARDOWN_GRACEFUL) {
 			xtp_send_end(sk);
 			return;
 		}
 	}
 
-	if (!outbound_done)
+	if (!outbound_done || xs->wclose_implied)
 		return;
-	if (xs->teardown == XTP_TEARDOWN_FORCED) {
+	if (xs->teardown == XTP_TEARDOWN_FORCED ||
+	    (xs->teardown == XTP_TEARDOWN_ABBREV && xs->rclose_sent)) {
 		xtp_send_end(sk);
 	} else if (xs->rclose_sent && !xs->end_delay) {
 		/*
-		 * Both streams closed, ours last: the peer's END (it answered
-		 * our WCLOSE with its last RCLOSE) should be on its way.
+		 * GracefulClose, both streams closed, ours last: the peer's
+		 * END, right behind its RCLOSE, should be on its way.
 		 */
 		xs->end_delay = 1;
 		xtp_ctimeout_arm(sk, xtp_wtimer_ms(xs));

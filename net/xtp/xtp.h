@@ -164,6 +164,8 @@ enum {
  * @fc_blocked: the sender is waiting for ALLOC (counted once per wait)
  * @end_delay: GracefulClose: END is due when @ctimeout fires
  * @fin_answered: we answered the peer's WCLOSE
+ * @wclose_implied: our outbound closed because the peer's FIRST said it
+ *	will not receive (FILETRANSFER); it does not make us the closer
  * @snd_una: lowest sequence number not acknowledged (peer's RSEQ)
  * @snd_nxt: next sequence number to send
  * @snd_alloc: peer's ALLOC: we must not send this sequence number
@@ -221,7 +223,7 @@ struct xtp_sock {
 	u32 ln_thresh;
 	u32 init_trainsize;
 
-	u16 first_pending:1,
+	u32 first_pending:1,
 	    first_sent:1,
 	    wclose_req:1,
 	    wclose_sent:1,
@@ -235,7 +237,8 @@ struct xtp_sock {
 	    fin_seen:1,
 	    fc_blocked:1,
 	    end_delay:1,
-	    fin_answered:1;
+	    fin_answered:1,
+	    wclose_implied:1;
 
 	u64 snd_una;
 	u64 snd_nxt;

@@ -48,3 +48,41 @@ ktap_check() {
 		ktap_test_fail "$d"
 	fi
 }
+
+# Two namespaces joined by a veth pair: client 198.18.0.1, server
+# 198.18.0.2.  Sets $NS_C and $NS_S; xtp_ns_cleanup removes them.
+xtp_ns_setup() {
+	NS_C=xtpc-$$
+	NS_S=xtps-$$
+	ip netns add "$NS_C" && ip netns add "$NS_S" &&
+	ip link add veth-c netns "$NS_C" type veth peer name veth-s \
+		netns "$NS_S" &&
+	ip -n "$NS_C" addr add 198.18.0.1/24 dev veth-c &&
+	ip -n "$NS_S" addr add 198.18.0.2/24 dev veth-s &&
+	ip -n "$NS_C" link set veth-c up && ip -n "$NS_S" link set veth-s up &&
+	ip -n "$NS_C" link set lo up && ip -n "$NS_S" link set lo up
+}
+
+xtp_ns_cleanup() {
+	ip netns delete "$NS_C" 2>/dev/null
+	ip netns delete "$NS_S" 2>/dev/null
+}
+
+# xtp_ns_idle NS: no XTP context is left in NS (zombies included).
+xtp_ns_idle() {
+	[ "$(snmp_get CurrSockets "$1")" = 0 ]
+}
+
+# start_capture NS IFACE FILE: tcpdump of XTP packets, returns once it
+# listens; stop_capture ends it.
+start_capture() {
+	ip netns exec "$1" tcpdump -i "$2" -U -w "$3" 'ip proto 36' \
+		2>"$3.err" &
+	CAPTURE_PID=$!
+	wait_for 30 grep -q listening "$3.err"
+}
+
+stop_capture() {
+	kill -INT "$CAPTURE_PID" 2>/dev/null
+	wait "$CAPTURE_PID" 2>/dev/null
+}

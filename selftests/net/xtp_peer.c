@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xtp_peer: one end of an XTP exchange, for the shell selftests.
+ *
+ *   xtp_peer server [OPTS] PORT      accept one association: write what
+ *                                    arrives to stdout, then send the -r
+ *                                    file back and close
+ *   xtp_peer client [OPTS] ADDR PORT send stdin, then print what comes
+ *                                    back to stdout
+ *
+ * OPTS: -t ASSOCTYPE  -d TEARDOWN  -v SERVICE  (numbers, see linux/xtp.h)
+ *       -m sendto|connect   how the client opens (sendto: data in FIRST)
+ *       -W                  close the outbound stream with the last data
+ *                           (MSG_XTP_WCLOSE) instead of shutdown()
+ *       -A                  server: no ATM replay timer
+ *       -r FILE             server: reply with FILE's contents
+ *       -n COUNT            server: accept COUNT associations in turn
+ *       -T SECONDS          receive timeout (default 60)
+ *
+ * Errors print "error: <call>: <errno name>" and exit 1.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <linux/xtp.h>
+
+static int assoc, teardown, service, wclose_flag, no_atm, count = 1;
+static int use_sendto, timeout_s = 60;
+static const char *reply;
+
+static void die(const char *what)
+{
+	printf("error: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void set_int(int fd, int opt, int val)
+{
+	if (val && setsockopt(fd, SOL_XTP, opt, &val, sizeof(val)))
+		die("setsockopt");
+}
+
+static void configure(int fd)
+{
+	struct timeval tv = { .tv_sec = timeout_s };
+
+	set_int(fd, XTPSOCK_TTS, service);
+	set_int(fd, XTPSOCK_ASSOCTYPE, assoc);
+	set_int(fd, XTPSOCK_TEARDOWNMETHOD, teardown);
+	set_int(fd, XTPSOCK_NO_ATMAP_TIMER, no_atm);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+static size_t read_all(int fd, char **buf)
+{
+	size_t len = 0, cap = 1 << 16;
+	ssize_t n;
+
+	*buf = malloc(cap);
+	for (;;) {
+		if (len == cap)
+			*buf = realloc(*buf, cap *= 2);
+		if (!*buf)
+			die("malloc");
+		n = read(fd, *buf + len, cap - len);
+		if (n < 0)
+			die("read");
+		if (!n)
+			return len;
+		len += n;
+	}
+}
+
+static void write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n <= 0)
+			die("write");
+		buf += n;
+		len -= n;
+	}
+}
+
+/* Send @len bytes; the last send carries MSG_XTP_WCLOSE with -W. */
+static void send_all(int fd, const char *buf, size_t len,
+		     const struct sockaddr_in *dst)
+{
+	size_t chunk = 65536;
+
+	do {
+		size_t n = len < chunk ? len : chunk;
+		int flags = MSG_NOSIGNAL;
+		ssize_t r;
+
+		if (n == len && wclose_flag)
+			flags |= MSG_XTP_WCLOSE;
+		r = sendto(fd, buf, n, flags, (const struct sockaddr *)dst,
+			   dst ? sizeof(*dst) : 0);
+		if (r < 0)
+			die("send");
+		buf += r;
+		len -= r;
+		dst = NULL;
+	} while (len);
+	if (!wclose_flag && shutdown(fd, SHUT_WR))
+		die("shutdown");
+}
+
+static int server(int port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	char *in, *out = NULL;
+	size_t outlen = 0;
+	int ls, fd, i;
+
+	if (reply) {
+		int rf = open(reply, O_RDONLY);
+
+		if (rf < 0)
+			die("open");
+		outlen = read_all(rf, &out);
+		close(rf);
+	}
+	ls = socket(AF_INET, SOCK_XTP, IPPROTO_XTP);
+	if (ls < 0)
+		die("socket");
+	configure(ls);
+	sin.sin_port = htons(port);
+	if (bind(ls, (struct sockaddr *)&sin, sizeof(sin)))
+		die("bind");
+	if (listen(ls, 128))
+		die("listen");
+	fprintf(stderr, "listening\n");
+	for (i = 0; i < count; i++) {
+		size_t len;
+
+		fd = accept(ls, NULL, NULL);
+		if (fd < 0)
+			die("accept");
+		len = read_all(fd, &in);
+		write_all(1, in, len);
+		free(in);
+		if (outlen)
+			send_all(fd, out, outlen, NULL);
+		close(fd);
+	}
+	close(ls);
+	return 0;
+}
+
+static int client(const char *addr, int port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	char *in, *out;
+	size_t outlen, len;
+	int fd;
+
+	sin.sin_port = htons(port);
+	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
+		die("address");
+	outlen = read_all(0, &out);
+	fd = socket(AF_INET, SOCK_XTP, IPPROTO_XTP);
+	if (fd < 0)
+		die("socket");
+	configure(fd);
+	if (use_sendto) {
+		if (!outlen)
+			die("sendto needs data");
+		send_all(fd, out, outlen, &sin);
+	} else {
+		if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)))
+			die("connect");
+		if (outlen)
+			send_all(fd, out, outlen, NULL);
+		else if (shutdown(fd, SHUT_WR))
+			die("shutdown");
+	}
+	len = read_all(fd, &in);
+	write_all(1, in, len);
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int opt;
+
+	if (argc < 2)
+		return 2;
+	optind = 2;
+	while ((opt = getopt(argc, argv, "t:d:v:m:WAr:n:T:")) != -1) {
+		switch (opt) {
+		case 't': assoc = atoi(optarg); break;
+		case 'd': teardown = atoi(optarg); break;
+		case 'v': service = atoi(optarg); break;
+		case 'm': use_sendto = !strcmp(optarg, "sendto"); break;
+		case 'W': wclose_flag = 1; break;
+		case 'A': no_atm = 1; break;
+		case 'r': reply = optarg; break;
+		case 'n': count = atoi(optarg); break;
+		case 'T': timeout_s = atoi(optarg); break;
+		default: return 2;
+		}
+	}
+	if (!strcmp(argv[1], "server") && optind == argc - 1)
+		return server(atoi(argv[optind]));
+	if (!strcmp(argv[1], "client") && optind == argc - 2)
+		return client(argv[optind], atoi(argv[optind + 1]));
+	fprintf(stderr, "usage: xtp_peer server|client [OPTS] ...\n");
+	return 2;
+}
