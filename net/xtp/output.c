@@ -169,11 +169,13 @@ int xtp_send_first(struct sock *sk)
 			__skb_queue_tail(&xs->rtx_queue, data);
 		}
 	}
-	if (data) {
+	if (data)
 		opt |= XTP_SKB_CB(data)->options;
-		if (opt & XTP_CMD_WCLOSE)
-			xs->wclose_sent = 1;
-	}
+	/* Closed before any data: the FIRST carries the WCLOSE. */
+	if (xs->wclose_req && !data)
+		opt |= XTP_CMD_WCLOSE;
+	if (opt & XTP_CMD_WCLOSE)
+		xs->wclose_sent = 1;
 	xs->snd_nxt = XTP_FIRST_SEGS_LEN + (data ? data->len : 0);
 	xtp_fill_hdr(sk, &pkt, XTP_PF_FIRST, opt);
 	pkt.hdr.key = xs->lkey;

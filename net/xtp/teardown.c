@@ -85,6 +85,12 @@ void xtp_close_outbound(struct sock *sk)
 	if (xs->wclose_req)
 		return;
 	xs->wclose_req = 1;
+	if (xs->first_pending) {
+		/* connect() deferred the FIRST and no data came: send it now. */
+		xs->first_pending = 0;
+		xtp_send_first(sk);
+		return;
+	}
 	tail = skb_peek_tail(&sk->sk_write_queue);
 	if (tail && !xtp_separate_teardown(xs))
 		XTP_SKB_CB(tail)->options |= XTP_CMD_WCLOSE;

@@ -4,7 +4,10 @@
  * prints its traces, so that a selftest can compare an exchange with the
  * thesis figures line by line.
  *
- *   xtp_pcap FILE CLIENT-IPv4
+ *   xtp_pcap FILE CLIENT-IPv4 [N OUT]
+ *
+ * With N and OUT, the N-th XTP packet (from 1) is also written to OUT as
+ * raw XTP bytes, for a test to replay it.
  *
  * One line per XTP packet, e.g.
  *
@@ -105,13 +108,16 @@ int main(int argc, char **argv)
 	static u8 buf[70000];
 	struct in_addr client;
 	u32 linktype, caplen;
-	int swap, off;
+	int swap, off, n = 0, want = 0;
 	FILE *f;
 
-	if (argc != 3 || inet_pton(AF_INET, argv[2], &client) != 1) {
-		fprintf(stderr, "usage: xtp_pcap FILE CLIENT-IPv4\n");
+	if ((argc != 3 && argc != 5) ||
+	    inet_pton(AF_INET, argv[2], &client) != 1) {
+		fprintf(stderr, "usage: xtp_pcap FILE CLIENT-IPv4 [N OUT]\n");
 		return 2;
 	}
+	if (argc == 5)
+		want = atoi(argv[3]);
 	f = fopen(argv[1], "rb");
 	if (!f || fread(buf, 1, 24, f) != 24) {
 		perror(argv[1]);
@@ -150,6 +156,13 @@ int main(int argc, char **argv)
 		if (tot > caplen - off || ihl > tot)
 			continue;
 		print_xtp(ip + ihl, tot - ihl, !memcmp(ip + 12, &client, 4));
+		if (++n == want) {
+			FILE *o = fopen(argv[4], "wb");
+
+			if (!o || fwrite(ip + ihl, 1, tot - ihl, o) != tot - ihl)
+				return 1;
+			fclose(o);
+		}
 	}
 	fclose(f);
 	return 0;

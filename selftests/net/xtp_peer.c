@@ -38,7 +38,7 @@ static const char *reply;
 
 static void die(const char *what)
 {
-	printf("error: %s: %s\n", what, strerror(errno));
+	fprintf(stderr, "error: %s: %s\n", what, strerror(errno));
 	exit(1);
 }
 

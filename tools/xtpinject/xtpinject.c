@@ -4,8 +4,10 @@
  * demonstrations and debugging.
  *
  *   xtpinject [-t first|cntl|diag] [-k KEY] [-p DPORT] [-s SRC] [-c] DST
+ *   xtpinject -f FILE DST
  *
- * -s sets the FIRST's source host, -c corrupts the checksum.  The packet is built by the module's own
+ * -s sets the FIRST's source host, -c corrupts the checksum; -f sends the
+ * XTP packet in FILE as it is (a replay).  The packet is built by the module's own
  * codec (net/xtp/wire.c).
  */
 #include <arpa/inet.h>
@@ -24,7 +26,8 @@
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: xtpinject [-t first|cntl|diag] [-k KEY] [-p DPORT] [-s SRC] [-c] DST\n");
+		"usage: xtpinject [-t first|cntl|diag] [-k KEY] [-p DPORT] [-s SRC] [-c] DST\n"
+		"       xtpinject -f FILE DST\n");
 	exit(2);
 }
 
@@ -32,14 +35,14 @@ int main(int argc, char **argv)
 {
 	struct sockaddr_in dst = { .sin_family = AF_INET };
 	struct in_addr src = { 0 };
-	const char *type = "first", *msg = "no listener";
+	const char *type = "first", *msg = "no listener", *file = NULL;
 	struct xtp_wire_pkt p;
 	int opt, fd, n, corrupt = 0;
 	unsigned long long key = 1257;
 	unsigned int dport = 9999;
 	u8 buf[512];
 
-	while ((opt = getopt(argc, argv, "t:k:p:s:c")) != -1) {
+	while ((opt = getopt(argc, argv, "t:k:p:s:cf:")) != -1) {
 		switch (opt) {
 		case 't': type = optarg; break;
 		case 'k': key = strtoull(optarg, NULL, 0); break;
@@ -49,6 +52,7 @@ int main(int argc, char **argv)
 				usage();
 			break;
 		case 'c': corrupt = 1; break;
+		case 'f': file = optarg; break;
 		default: usage();
 		}
 	}
@@ -56,6 +60,19 @@ int main(int argc, char **argv)
 	    inet_pton(AF_INET, argv[optind], &dst.sin_addr) != 1)
 		usage();
 
+	if (file) {
+		FILE *f = fopen(file, "rb");
+
+		n = f ? fread(buf, 1, sizeof(buf), f) : 0;
+		if (f)
+			fclose(f);
+		if (n <= 0) {
+			fprintf(stderr, "xtpinject: cannot read %s\n", file);
+			return 1;
+		}
+		type = "file";
+		goto send;
+	}
 	memset(&p, 0, sizeof(p));
 	p.hdr.key = key;
 	p.hdr.sync = 1;
@@ -94,6 +111,7 @@ int main(int argc, char **argv)
 	}
 	if (corrupt)
 		buf[n - 1] ^= 0x01;
+send:
 	fd = socket(AF_INET, SOCK_RAW, IPPROTO_XTP);
 	if (fd < 0 || sendto(fd, buf, n, 0, (struct sockaddr *)&dst,
 			     sizeof(dst)) != n) {

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The BSD socket API of XTP over loopback: the errno values TCP gives for
+ * the same mistakes, blocking and non-blocking connect, accept and poll,
+ * MSG_PEEK/MSG_DONTWAIT/MSG_WAITALL, socket options and XTPSOCK_MIBSTAT.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <linux/sockios.h>
+#include <linux/xtp.h>
+
+#include "kselftest_harness.h"
+
+static struct sockaddr_in loopback(int port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_port = htons(port);
+	return sin;
+}
+
+static int xtp_socket(void)
+{
+	return socket(AF_INET, SOCK_XTP, IPPROTO_XTP);
+}
+
+/* A listener on 127.0.0.1:@port. */
+static int listener(int port)
+{
+	struct sockaddr_in sin = loopback(port);
+	int fd = xtp_socket();
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sin, sizeof(sin)) ||
+	    listen(fd, 16))
+		return -1;
+	return fd;
+}
+
+static int connect_to(int fd, int port)
+{
+	struct sockaddr_in sin = loopback(port);
+
+	return connect(fd, (struct sockaddr *)&sin, sizeof(sin));
+}
+
+/* Read until EOF or @len bytes; returns bytes or -errno. */
+static ssize_t read_full(int fd, char *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = recv(fd, buf + got, len - got, 0);
+
+		if (n < 0)
+			return -errno;
+		if (!n)
+			break;
+		got += n;
+	}
+	return got;
+}
+
+FIXTURE(pair) {
+	int ls, c, s;
+};
+
+FIXTURE_SETUP(pair)
+{
+	self->ls = listener(7001);
+	ASSERT_LE(0, self->ls);
+	self->c = xtp_socket();
+	ASSERT_LE(0, self->c);
+	ASSERT_EQ(0, connect_to(self->c, 7001));
+	self->s = accept(self->ls, NULL, NULL);
+	ASSERT_LE(0, self->s);
+}
+
+FIXTURE_TEARDOWN(pair)
+{
+	close(self->c);
+	close(self->s);
+	close(self->ls);
+}
+
+TEST(connect_refused)
+{
+	int fd = xtp_socket();
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, connect_to(fd, 7002));
+	EXPECT_EQ(ECONNREFUSED, errno);
+	close(fd);
+}
+
+TEST(nonblocking_connect_refused)
+{
+	struct pollfd pfd;
+	int fd, err = 0;
+	socklen_t len = sizeof(err);
+
+	fd = socket(AF_INET, SOCK_XTP | SOCK_NONBLOCK, 0);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, connect_to(fd, 7003));
+	EXPECT_EQ(EINPROGRESS, errno);
+	pfd.fd = fd;
+	pfd.events = POLLOUT;
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	EXPECT_TRUE(pfd.revents & (POLLERR | POLLHUP));
+	ASSERT_EQ(0, getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len));
+	EXPECT_EQ(ECONNREFUSED, err);
+	close(fd);
+}
+
+TEST(nonblocking_connect_and_accept)
+{
+	struct pollfd pfd;
+	int ls, fd, s, err = -1;
+	socklen_t len = sizeof(err);
+
+	ls = listener(7004);
+	ASSERT_LE(0, ls);
+	ASSERT_EQ(0, fcntl(ls, F_SETFL, O_NONBLOCK));
+	EXPECT_EQ(-1, accept(ls, NULL, NULL));
+	EXPECT_EQ(EAGAIN, errno);
+	fd = socket(AF_INET, SOCK_XTP | SOCK_NONBLOCK, 0);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, connect_to(fd, 7004));
+	EXPECT_EQ(EINPROGRESS, errno);
+	/* Still connecting, or (loopback is quick) already connected. */
+	EXPECT_EQ(-1, connect_to(fd, 7004));
+	EXPECT_TRUE(errno == EALREADY || errno == EISCONN);
+	pfd.fd = fd;
+	pfd.events = POLLOUT;
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	EXPECT_TRUE(pfd.revents & POLLOUT);
+	ASSERT_EQ(0, getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len));
+	EXPECT_EQ(0, err);
+	pfd.fd = ls;
+	pfd.events = POLLIN;
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	s = accept(ls, NULL, NULL);
+	EXPECT_LE(0, s);
+	EXPECT_EQ(-1, connect_to(fd, 7004));
+	EXPECT_EQ(EISCONN, errno);
+	close(s);
+	close(fd);
+	close(ls);
+}
+
+TEST(accept_not_listening)
+{
+	int fd = xtp_socket();
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, accept(fd, NULL, NULL));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+}
+
+TEST(bind_errors)
+{
+	struct sockaddr_in sin = loopback(7005), other = loopback(7005);
+	int a = xtp_socket(), b = xtp_socket();
+
+	ASSERT_LE(0, a);
+	ASSERT_LE(0, b);
+	ASSERT_EQ(0, bind(a, (struct sockaddr *)&sin, sizeof(sin)));
+	EXPECT_EQ(-1, bind(a, (struct sockaddr *)&sin, sizeof(sin)));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, bind(b, (struct sockaddr *)&other, sizeof(other)));
+	EXPECT_EQ(EADDRINUSE, errno);
+	other.sin_addr.s_addr = inet_addr("198.51.100.7");
+	other.sin_port = 0;
+	EXPECT_EQ(-1, bind(b, (struct sockaddr *)&other, sizeof(other)));
+	EXPECT_EQ(EADDRNOTAVAIL, errno);
+	EXPECT_EQ(-1, bind(b, (struct sockaddr *)&sin, 4));
+	EXPECT_EQ(EINVAL, errno);
+	close(a);
+	close(b);
+}
+
+TEST(unconnected_calls)
+{
+	struct sockaddr_in sin;
+	socklen_t len = sizeof(sin);
+	char c = 'x';
+	int fd = xtp_socket();
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, getpeername(fd, (struct sockaddr *)&sin, &len));
+	EXPECT_EQ(ENOTCONN, errno);
+	EXPECT_EQ(-1, send(fd, &c, 1, MSG_NOSIGNAL));
+	EXPECT_EQ(EPIPE, errno);
+	EXPECT_EQ(-1, recv(fd, &c, 1, 0));
+	EXPECT_EQ(ENOTCONN, errno);
+	EXPECT_EQ(-1, shutdown(fd, SHUT_WR));
+	EXPECT_EQ(ENOTCONN, errno);
+	close(fd);
+}
+
+TEST(socket_options)
+{
+	struct xtp_mibstat m;
+	socklen_t len;
+	int fd, v;
+
+	fd = xtp_socket();
+	ASSERT_LE(0, fd);
+	v = XTP_ASSOC_SDT;
+	EXPECT_EQ(-1, setsockopt(fd, SOL_XTP, XTPSOCK_ASSOCTYPE, &v, 2));
+	EXPECT_EQ(EINVAL, errno);
+	v = 99;
+	EXPECT_EQ(-1, setsockopt(fd, SOL_XTP, XTPSOCK_ASSOCTYPE, &v, 4));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, setsockopt(fd, SOL_XTP, XTPSOCK_RTT_CACHE_SIZE, &v, 4));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, setsockopt(fd, SOL_XTP, 1000, &v, 4));
+	EXPECT_EQ(ENOPROTOOPT, errno);
+	v = XTP_SERVICE_FILETRANSFER;
+	ASSERT_EQ(0, setsockopt(fd, SOL_XTP, XTPSOCK_TTS, &v, 4));
+	len = sizeof(v);
+	ASSERT_EQ(0, getsockopt(fd, SOL_XTP, XTPSOCK_ASSOCTYPE, &v, &len));
+	EXPECT_EQ(XTP_ASSOC_SDT, v);
+	len = 2;
+	EXPECT_EQ(-1, getsockopt(fd, SOL_XTP, XTPSOCK_ASSOCTYPE, &v, &len));
+	EXPECT_EQ(EINVAL, errno);
+	len = sizeof(v);
+	ASSERT_EQ(0, getsockopt(fd, SOL_XTP, XTPSOCK_ZOMBIE_TMO, &v, &len));
+	EXPECT_EQ(1000, v);
+	/* MIBSTAT is size tolerant: a short buffer gets the prefix. */
+	memset(&m, 0xff, sizeof(m));
+	len = 8;
+	ASSERT_EQ(0, getsockopt(fd, SOL_XTP, XTPSOCK_MIBSTAT, &m, &len));
+	EXPECT_EQ(8, len);
+	EXPECT_EQ(XTP_ASSOC_SDT, m.assoc_type);
+	EXPECT_EQ(0xffffffffu, m.profile_type);
+	close(fd);
+}
+
+TEST_F(pair, send_after_shutdown_is_epipe)
+{
+	char buf[4] = "abc";
+
+	ASSERT_EQ(0, shutdown(self->c, SHUT_WR));
+	EXPECT_EQ(-1, send(self->c, buf, 3, MSG_NOSIGNAL));
+	EXPECT_EQ(EPIPE, errno);
+	/* The peer sees EOF. */
+	EXPECT_EQ(0, read_full(self->s, buf, sizeof(buf)));
+}
+
+TEST_F(pair, peek_dontwait_waitall)
+{
+	char buf[16];
+
+	EXPECT_EQ(-1, recv(self->s, buf, sizeof(buf), MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+	ASSERT_EQ(5, send(self->c, "hello", 5, 0));
+	ASSERT_EQ(5, send(self->c, "world", 5, 0));
+	EXPECT_EQ(10, recv(self->s, buf, 10, MSG_WAITALL));
+	EXPECT_EQ(0, memcmp(buf, "helloworld", 10));
+	ASSERT_EQ(3, send(self->c, "abc", 3, 0));
+	EXPECT_EQ(3, recv(self->s, buf, sizeof(buf), MSG_PEEK));
+	EXPECT_EQ(3, recv(self->s, buf + 3, sizeof(buf), 0));
+	EXPECT_EQ(0, memcmp(buf, "abcabc", 6));
+}
+
+TEST_F(pair, names)
+{
+	struct sockaddr_in a, b;
+	socklen_t la = sizeof(a), lb = sizeof(b);
+
+	ASSERT_EQ(0, getsockname(self->c, (struct sockaddr *)&a, &la));
+	ASSERT_EQ(0, getpeername(self->s, (struct sockaddr *)&b, &lb));
+	EXPECT_EQ(a.sin_port, b.sin_port);
+	EXPECT_EQ(a.sin_addr.s_addr, b.sin_addr.s_addr);
+	ASSERT_EQ(0, getpeername(self->c, (struct sockaddr *)&a, &la));
+	EXPECT_EQ(htons(7001), a.sin_port);
+}
+
+TEST_F(pair, abort_gives_econnreset)
+{
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+	char buf[8];
+
+	ASSERT_EQ(0, setsockopt(self->s, SOL_SOCKET, SO_LINGER, &lg,
+				sizeof(lg)));
+	close(self->s);
+	self->s = -1;
+	EXPECT_EQ(-ECONNRESET, read_full(self->c, buf, sizeof(buf)));
+}
+
+TEST_F(pair, graceful_end_reads_eof)
+{
+	char buf[8];
+	int n = -1;
+
+	ASSERT_EQ(4, send(self->s, "data", 4, 0));
+	ASSERT_EQ(0, shutdown(self->s, SHUT_WR));
+	EXPECT_EQ(4, read_full(self->c, buf, sizeof(buf)));
+	EXPECT_EQ(0, recv(self->c, buf, sizeof(buf), 0));
+	ASSERT_EQ(0, ioctl(self->c, SIOCINQ, &n));
+	EXPECT_EQ(0, n);
+}
+
+TEST_F(pair, mibstat_counts_packets)
+{
+	struct xtp_mibstat m;
+	socklen_t len = sizeof(m);
+	char buf[2000];
+
+	memset(buf, 7, sizeof(buf));
+	ASSERT_EQ(sizeof(buf), send(self->c, buf, sizeof(buf), 0));
+	ASSERT_EQ(0, shutdown(self->c, SHUT_WR));
+	EXPECT_EQ(sizeof(buf), read_full(self->s, buf, sizeof(buf)));
+	ASSERT_EQ(0, getsockopt(self->c, SOL_XTP, XTPSOCK_MIBSTAT, &m, &len));
+	EXPECT_EQ(sizeof(m), len);
+	EXPECT_EQ(1, m.fpk_out);
+	EXPECT_EQ(2, m.dpk_out);
+	EXPECT_EQ(1, m.tpk_in);
+	EXPECT_EQ(2000, m.bytes_sent);
+	EXPECT_LE(1, m.rtt_updates);
+	EXPECT_EQ(XTP_ASSOC_S_D_T, m.assoc_type);
+	EXPECT_EQ(XTP_TEARDOWN_ABBREV, m.teardown_type);
+	EXPECT_EQ(4, m.profile_type);
+}
+
+TEST_HARNESS_MAIN
