@@ -132,6 +132,7 @@ static void xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 	skb_set_owner_r(skb, sk);
 	XTP_SKB_CB(skb)->seq = seq;
 	XTP_SKB_CB(skb)->offset = 0;
+	XTP_SKB_CB(skb)->options = pkt->hdr.options & XTP_CMD_EOM;
 	if (seq > xs->rcv_nxt) {
 		xtp_ooo_insert(sk, skb);
 		return;

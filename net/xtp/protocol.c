@@ -11,11 +11,31 @@
 
 unsigned int xtp_net_id __read_mostly;
 
-static struct inet_protosw xtp_protosw = {
-	.type		= SOCK_XTP,
-	.protocol	= IPPROTO_XTP,
-	.prot		= &xtp_prot,
-	.ops		= &xtp_stream_ops,
+/*
+ * SOCK_XTP is the thesis' interface; SOCK_STREAM and SOCK_SEQPACKET with
+ * IPPROTO_XTP give the same contexts to programs that know those types
+ * (SEQPACKET keeps EOM record boundaries).  Protocol 0 with SOCK_STREAM
+ * stays TCP's: TCP's entry comes first.
+ */
+static struct inet_protosw xtp_protosw[] = {
+	{
+		.type		= SOCK_XTP,
+		.protocol	= IPPROTO_XTP,
+		.prot		= &xtp_prot,
+		.ops		= &xtp_stream_ops,
+	},
+	{
+		.type		= SOCK_STREAM,
+		.protocol	= IPPROTO_XTP,
+		.prot		= &xtp_prot,
+		.ops		= &xtp_stream_ops,
+	},
+	{
+		.type		= SOCK_SEQPACKET,
+		.protocol	= IPPROTO_XTP,
+		.prot		= &xtp_prot,
+		.ops		= &xtp_stream_ops,
+	},
 };
 
 static int __net_init xtp_net_init(struct net *net)
@@ -74,7 +94,7 @@ static struct pernet_operations xtp_net_ops = {
  */
 static int __init xtp_init(void)
 {
-	int err;
+	int i, err;
 
 	err = register_pernet_subsys(&xtp_net_ops);
 	if (err)
@@ -88,7 +108,8 @@ static int __init xtp_init(void)
 		err = -EBUSY;
 		goto out_proto;
 	}
-	inet_register_protosw(&xtp_protosw);
+	for (i = 0; i < ARRAY_SIZE(xtp_protosw); i++)
+		inet_register_protosw(&xtp_protosw[i]);
 	pr_info("xtp: XTP 4.0 registered (IP protocol %d, socket type %d)\n",
 		IPPROTO_XTP, SOCK_XTP);
 	return 0;
@@ -102,7 +123,10 @@ out_pernet:
 
 static void __exit xtp_exit(void)
 {
-	inet_unregister_protosw(&xtp_protosw);
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(xtp_protosw); i++)
+		inet_unregister_protosw(&xtp_protosw[i]);
 	inet_del_protocol(&xtp_net_protocol, IPPROTO_XTP);
 	/* No CPU may still run xtp_rcv() once the pernet state goes. */
 	synchronize_net();
@@ -118,3 +142,5 @@ MODULE_DESCRIPTION("XTP 4.0, the Xpress Transport Protocol");
 /* socket(AF_INET, SOCK_XTP, IPPROTO_XTP) and socket(AF_INET, SOCK_XTP, 0) */
 MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, IPPROTO_XTP, SOCK_XTP);
 MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, 0, SOCK_XTP);
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, IPPROTO_XTP, SOCK_STREAM);
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, IPPROTO_XTP, SOCK_SEQPACKET);

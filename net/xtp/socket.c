@@ -453,8 +453,10 @@ static int xtp_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 	if (err == -EPIPE)
 		goto pipe;
 	if (err >= 0 && (size_t)err == size) {
+		/* EOM ends each write, and each record of a SEQPACKET. */
 		tail = skb_peek_tail(&sk->sk_write_queue);
-		if (tail && !(flags & MSG_MORE))
+		if (tail && (!(flags & MSG_MORE) ||
+			     sk->sk_type == SOCK_SEQPACKET))
 			XTP_SKB_CB(tail)->options |= XTP_CMD_EOM;
 		if (tail && flags & MSG_XTP_WCLOSE)
 			XTP_SKB_CB(tail)->options |= XTP_CMD_WCLOSE;
@@ -508,28 +510,49 @@ static int xtp_peek(struct sock *sk, struct msghdr *msg, size_t len)
 	return copied;
 }
 
-/* Copy and consume queued data; returns bytes copied or -errno. */
-static int xtp_consume(struct sock *sk, struct msghdr *msg, size_t len)
+/*
+ * Copy and consume queued data; returns bytes copied or -errno.  On a
+ * SOCK_SEQPACKET socket it stops at the end of a record (EOM): *@eor is
+ * set when the record was completed, and what does not fit in @len is
+ * dropped with MSG_TRUNC, as for any SEQPACKET socket.
+ */
+static int xtp_consume(struct sock *sk, struct msghdr *msg, size_t len,
+		       bool *eor)
 {
+	bool records = sk->sk_type == SOCK_SEQPACKET;
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct sk_buff *skb;
 	size_t copied = 0;
 	int err;
 
-	while (copied < len && (skb = skb_peek(&sk->sk_receive_queue))) {
+	while ((skb = skb_peek(&sk->sk_receive_queue))) {
 		u32 off = XTP_SKB_CB(skb)->offset;
 		size_t n = min_t(size_t, skb->len - off, len - copied);
+		bool eom = XTP_SKB_CB(skb)->options & XTP_CMD_EOM;
 
+		if (copied == len && !records)
+			break;
 		err = skb_copy_datagram_msg(skb, off, msg, n);
 		if (err)
 			return copied ? copied : err;
 		copied += n;
+		if (records && n < skb->len - off) {
+			msg->msg_flags |= MSG_TRUNC;
+			n = skb->len - off;
+		}
 		XTP_SKB_CB(skb)->offset += n;
 		xs->rcv_queued -= n;
 		if (XTP_SKB_CB(skb)->offset == skb->len) {
 			__skb_unlink(skb, &sk->sk_receive_queue);
 			kfree_skb(skb);
+			if (records && eom) {
+				*eor = true;
+				msg->msg_flags |= MSG_EOR;
+				break;
+			}
 		}
+		if (copied == len && !records)
+			break;
 	}
 	return copied;
 }
@@ -540,6 +563,7 @@ static int xtp_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 	struct xtp_sock *xs = xtp_sk(sk);
 	size_t copied = 0;
 	int target, err = 0;
+	bool eor = false;
 	long timeo;
 
 	if (flags & (MSG_OOB | MSG_ERRQUEUE))
@@ -555,18 +579,22 @@ static int xtp_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 
 	for (;;) {
 		if (!skb_queue_empty(&sk->sk_receive_queue)) {
-			if (flags & MSG_PEEK) {
+			if (!(flags & MSG_PEEK)) {
+				err = xtp_consume(sk, msg, len - copied, &eor);
+				if (err < 0)
+					break;
+				copied += err;
+				err = 0;
+				if (eor || copied >= target || copied == len)
+					break;
+				continue;
+			}
+			/* MSG_WAITALL with MSG_PEEK waits for all of it too. */
+			if (xs->rcv_queued >= target || xtp_rcv_done(sk) ||
+			    !timeo) {
 				err = xtp_peek(sk, msg, len);
 				break;
 			}
-			err = xtp_consume(sk, msg, len - copied);
-			if (err < 0)
-				break;
-			copied += err;
-			err = 0;
-			if (copied >= target || copied == len)
-				break;
-			continue;
 		}
 		if (sk->sk_err) {
 			err = copied ? 0 : sock_error(sk);
@@ -584,7 +612,7 @@ static int xtp_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 		}
 		/* Reading may have opened the window the peer waits for. */
 		xtp_maybe_send_window(sk);
-		sk_wait_data(sk, &timeo, NULL);
+		sk_wait_data(sk, &timeo, skb_peek_tail(&sk->sk_receive_queue));
 	}
 	if (!(flags & MSG_PEEK))
 		xtp_maybe_send_window(sk);

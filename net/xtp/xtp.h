@@ -108,7 +108,7 @@ struct xtp_atm_entry;
 struct xtp_skb_cb {
 	u64 seq;		/* sequence number of the first byte */
 	u32 offset;		/* receive: bytes already read */
-	u32 options;		/* send: EOM, WCLOSE to set on this packet */
+	u32 options;		/* EOM (and on send WCLOSE) of this packet */
 	bool sent;		/* send: transmitted at least once */
 };
 

@@ -334,4 +334,65 @@ TEST_F(pair, mibstat_counts_packets)
 	EXPECT_EQ(4, m.profile_type);
 }
 
+TEST(stream_and_seqpacket_types)
+{
+	int fd, v;
+	socklen_t len = sizeof(v);
+
+	fd = socket(AF_INET, SOCK_STREAM, IPPROTO_XTP);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &v, &len));
+	EXPECT_EQ(IPPROTO_XTP, v);
+	close(fd);
+	/* Protocol 0 stays TCP's. */
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &v, &len));
+	EXPECT_EQ(IPPROTO_TCP, v);
+	close(fd);
+}
+
+TEST(seqpacket_keeps_records)
+{
+	struct sockaddr_in sin = loopback(7006);
+	struct iovec iov;
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	char buf[100];
+	int ls, c, s;
+
+	ls = socket(AF_INET, SOCK_SEQPACKET, IPPROTO_XTP);
+	ASSERT_LE(0, ls);
+	ASSERT_EQ(0, bind(ls, (struct sockaddr *)&sin, sizeof(sin)));
+	ASSERT_EQ(0, listen(ls, 4));
+	c = socket(AF_INET, SOCK_SEQPACKET, IPPROTO_XTP);
+	ASSERT_LE(0, c);
+	ASSERT_EQ(0, connect_to(c, 7006));
+	s = accept(ls, NULL, NULL);
+	ASSERT_LE(0, s);
+	ASSERT_EQ(3, send(c, "abc", 3, 0));
+	ASSERT_EQ(5, send(c, "defgh", 5, 0));
+	ASSERT_EQ(4, send(c, "ijkl", 4, 0));
+	ASSERT_EQ(0, shutdown(c, SHUT_WR));
+
+	/* Wait for all three, then read them one record at a time. */
+	ASSERT_EQ(12, recv(s, buf, 12, MSG_WAITALL | MSG_PEEK));
+	iov.iov_base = buf;
+	iov.iov_len = sizeof(buf);
+	EXPECT_EQ(3, recvmsg(s, &mh, 0));
+	EXPECT_TRUE(mh.msg_flags & MSG_EOR);
+	EXPECT_EQ(0, memcmp(buf, "abc", 3));
+	/* A short buffer truncates the record and drops its rest. */
+	iov.iov_len = 2;
+	EXPECT_EQ(2, recvmsg(s, &mh, 0));
+	EXPECT_TRUE(mh.msg_flags & MSG_TRUNC);
+	EXPECT_EQ(0, memcmp(buf, "de", 2));
+	iov.iov_len = sizeof(buf);
+	EXPECT_EQ(4, recvmsg(s, &mh, 0));
+	EXPECT_EQ(0, memcmp(buf, "ijkl", 4));
+	EXPECT_EQ(0, recv(s, buf, sizeof(buf), 0));
+	close(s);
+	close(c);
+	close(ls);
+}
+
 TEST_HARNESS_MAIN
