@@ -254,6 +254,10 @@ static void xtp_syn_sent_rcv(struct sock *sk, struct sk_buff *skb,
 	}
 	xs->pkey = pkt->ctl.xkey & ~XTP_KEY_RETURN;
 	inet_sk_set_state(sk, TCP_ESTABLISHED);
+	/* The setup is done: CTIMEOUT no longer guards it. */
+	sk_stop_timer(sk, &xs->ctimeout);
+	if (sock_flag(sk, SOCK_KEEPOPEN))
+		xtp_keepalive(sk, 1);
 	sk->sk_state_change(sk);
 	xtp_established_rcv(sk, skb, pkt);
 }
@@ -365,6 +369,8 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 	}
 	xtp_send_tcntl(child);
 	XTP_INC_STATS(net, XTP_MIB_PASSIVEOPENS);
+	if (sock_flag(child, SOCK_KEEPOPEN))
+		xtp_keepalive(child, 1);
 
 	xs->listener = sk;
 	list_add_tail(&xs->accept_node, &lxs->accept_queue);

@@ -1051,6 +1051,7 @@ struct proto xtp_prot = {
 	.recvmsg	= xtp_recvmsg,
 	.backlog_rcv	= xtp_backlog_rcv,
 	.release_cb	= xtp_release_cb,
+	.keepalive	= xtp_keepalive,
 	.no_autobind	= true,
 	.obj_size	= sizeof(struct xtp_sock),
 };

@@ -8,7 +8,9 @@
  * synchronizing handshake suspends data, probes with CNTL+SREQ under a
  * doubling WTIMER and resumes from what the answer reports.  CTIMEOUT
  * bounds the handshake and the setup, and serves as the ZOMBIE timer, the
- * GracefulClose END delay and the limit on an orphan's teardown.
+ * GracefulClose END delay and the limit on an orphan's teardown.  The
+ * CTIMER, on with SO_KEEPALIVE, starts the handshake when nothing came
+ * from the peer for a whole period.
  *
  * A timer that finds the socket owned by its user leaves the work to
  * xtp_release_cb().
@@ -121,6 +123,20 @@ void xtp_wtimer_answered(struct sock *sk, u32 echo)
 		xtp_wtimer_arm(sk, echo + 1);
 }
 
+/* Synchronizing handshake: suspend data, probe with CNTL+SREQ. */
+static void xtp_start_handshake(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (!xs->in_handshake) {
+		xs->in_handshake = 1;
+		xs->mib.handshakes++;
+		if (!timer_pending(&xs->ctimeout))
+			xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
+	}
+	xtp_send_cntl(sk, XTP_CMD_SREQ);
+}
+
 /* The WTIMER fired: probe, or resend the FIRST during setup. */
 static void xtp_wtimer_fire(struct sock *sk)
 {
@@ -136,13 +152,7 @@ static void xtp_wtimer_fire(struct sock *sk)
 		xtp_send_first(sk);
 		return;
 	}
-	if (!xs->in_handshake) {
-		xs->in_handshake = 1;
-		xs->mib.handshakes++;
-		if (!timer_pending(&xs->ctimeout))
-			xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
-	}
-	xtp_send_cntl(sk, XTP_CMD_SREQ);
+	xtp_start_handshake(sk);
 }
 
 static void xtp_ctimeout_fire(struct sock *sk)
@@ -163,6 +173,45 @@ static void xtp_ctimeout_fire(struct sock *sk)
 		/* The peer never finished closing: give up the orphan. */
 		xtp_abort(sk, 0);
 	}
+}
+
+static u64 xtp_pkts_in(const struct xtp_sock *xs)
+{
+	return xs->mib.fpk_in + xs->mib.dpk_in + xs->mib.cpk_in +
+	       xs->mib.tpk_in + xs->mib.epk_in + xs->mib.dgpk_in;
+}
+
+static void xtp_ctimer_fire(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (xs->released || xs->end_sent || sk->sk_state != TCP_ESTABLISHED ||
+	    !sock_flag(sk, SOCK_KEEPOPEN))
+		return;
+	if (xtp_pkts_in(xs) == xs->ctimer_seen && !xs->in_handshake &&
+	    !timer_pending(&xs->wtimer))
+		xtp_start_handshake(sk);
+	xs->ctimer_seen = xtp_pkts_in(xs);
+	sk_reset_timer(sk, &xs->ctimer,
+		       jiffies + msecs_to_jiffies(xs->ctimer_tmo));
+}
+
+/**
+ * xtp_keepalive - SO_KEEPALIVE switched the CTIMER on or off
+ * @sk: the context, locked
+ * @on: new state
+ */
+void xtp_keepalive(struct sock *sk, int on)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (!on || xs->released) {
+		sk_stop_timer(sk, &xs->ctimer);
+		return;
+	}
+	xs->ctimer_seen = xtp_pkts_in(xs);
+	sk_reset_timer(sk, &xs->ctimer,
+		       jiffies + msecs_to_jiffies(xs->ctimer_tmo));
 }
 
 /* Run @fire now, or leave it to release_cb if the user owns @sk. */
@@ -192,6 +241,13 @@ static void xtp_ctimeout_handler(struct timer_list *t)
 	xtp_timer_run(&xs->inet.sk, XTP_DEFER_CTIMEOUT, xtp_ctimeout_fire);
 }
 
+static void xtp_ctimer_handler(struct timer_list *t)
+{
+	struct xtp_sock *xs = from_timer(xs, t, ctimer);
+
+	xtp_timer_run(&xs->inet.sk, XTP_DEFER_CTIMER, xtp_ctimer_fire);
+}
+
 /**
  * xtp_release_cb - timer work deferred while the user owned the socket
  * @sk: the context
@@ -208,6 +264,10 @@ void xtp_release_cb(struct sock *sk)
 		xtp_ctimeout_fire(sk);
 		__sock_put(sk);
 	}
+	if (test_and_clear_bit(XTP_DEFER_CTIMER, &xs->deferred)) {
+		xtp_ctimer_fire(sk);
+		__sock_put(sk);
+	}
 }
 
 void xtp_ctimeout_arm(struct sock *sk, u32 ms)
@@ -222,6 +282,7 @@ void xtp_timers_init(struct sock *sk)
 
 	timer_setup(&xs->wtimer, xtp_wtimer_handler, 0);
 	timer_setup(&xs->ctimeout, xtp_ctimeout_handler, 0);
+	timer_setup(&xs->ctimer, xtp_ctimer_handler, 0);
 }
 
 /* Called with the socket locked, possibly from a timer's own handler. */
@@ -231,8 +292,11 @@ void xtp_timers_stop(struct sock *sk)
 
 	sk_stop_timer(sk, &xs->wtimer);
 	sk_stop_timer(sk, &xs->ctimeout);
+	sk_stop_timer(sk, &xs->ctimer);
 	if (test_and_clear_bit(XTP_DEFER_WTIMER, &xs->deferred))
 		__sock_put(sk);
 	if (test_and_clear_bit(XTP_DEFER_CTIMEOUT, &xs->deferred))
+		__sock_put(sk);
+	if (test_and_clear_bit(XTP_DEFER_CTIMER, &xs->deferred))
 		__sock_put(sk);
 }

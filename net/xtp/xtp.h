@@ -118,6 +118,7 @@ struct xtp_skb_cb {
 enum {
 	XTP_DEFER_WTIMER,
 	XTP_DEFER_CTIMEOUT,
+	XTP_DEFER_CTIMER,
 };
 
 /**
@@ -189,6 +190,8 @@ enum {
  * @ooo_queue: received DATA above @rcv_nxt
  * @wtimer: WTIMER
  * @ctimeout: CTIMEOUT, also the ZOMBIE and END-delay timer
+ * @ctimer: CTIMER keep-alive, running with SO_KEEPALIVE
+ * @ctimer_seen: packets received when the CTIMER last looked
  * @deferred: &XTP_DEFER_WTIMER etc., timer work for release_cb
  * @mib: XTPSOCK_MIBSTAT counters
  */
@@ -265,6 +268,8 @@ struct xtp_sock {
 	struct sk_buff_head ooo_queue;
 	struct timer_list wtimer;
 	struct timer_list ctimeout;
+	struct timer_list ctimer;
+	u64 ctimer_seen;
 	unsigned long deferred;
 
 	struct xtp_mibstat mib;
@@ -356,6 +361,7 @@ void xtp_timers_stop(struct sock *sk);
 void xtp_wtimer_arm(struct sock *sk, u32 sync);
 void xtp_wtimer_answered(struct sock *sk, u32 echo);
 void xtp_ctimeout_arm(struct sock *sk, u32 ms);
+void xtp_keepalive(struct sock *sk, int on);
 void xtp_release_cb(struct sock *sk);
 u32 xtp_wtimer_ms(const struct xtp_sock *xs);
 

@@ -395,4 +395,30 @@ TEST(seqpacket_keeps_records)
 	close(ls);
 }
 
+TEST_F(pair, keepalive_probes_idle_peer)
+{
+	struct xtp_mibstat m;
+	socklen_t len = sizeof(m);
+	int on = 1, ms = 300;
+	char buf[4];
+
+	ASSERT_EQ(0, setsockopt(self->c, SOL_XTP, XTPSOCK_CTIMER_TMO, &ms,
+				sizeof(ms)));
+	ASSERT_EQ(0, setsockopt(self->c, SOL_SOCKET, SO_KEEPALIVE, &on,
+				sizeof(on)));
+	/* Idle for several CTIMER periods (bounded). */
+	for (int i = 0; i < 100; i++) {
+		ASSERT_EQ(0, getsockopt(self->c, SOL_XTP, XTPSOCK_MIBSTAT, &m,
+					&len));
+		if (m.handshakes >= 2)
+			break;
+		usleep(100 * 1000);
+	}
+	EXPECT_LE(2, m.handshakes);
+	EXPECT_LE(2, m.cpk_in);
+	/* The peer answered every probe: the association still works. */
+	ASSERT_EQ(4, send(self->c, "ping", 4, 0));
+	EXPECT_EQ(4, recv(self->s, buf, 4, MSG_WAITALL));
+}
+
 TEST_HARNESS_MAIN

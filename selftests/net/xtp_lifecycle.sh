@@ -15,7 +15,7 @@ mkdir -p "$OUT"
 refcnt() { cat /sys/module/xtp/refcnt 2>/dev/null || echo gone; }
 
 ktap_print_header
-ktap_set_plan 5
+ktap_set_plan 7
 modprobe xtp
 xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
 
@@ -38,4 +38,24 @@ ktap_check "after kill and namespace deletion all contexts go (refcnt $(refcnt))
 	'wait_for 90 bash -c "[ \"\$(cat /sys/module/xtp/refcnt)\" = 0 ]"'
 ktap_check "the module unloads" 'rmmod xtp && ! module_loaded xtp'
 ktap_check "and loads again" 'modprobe xtp && [ -e /proc/net/xtp/snmp ]'
+
+# A peer that vanishes: the CTIMER notices the silence, the synchronizing
+# handshake probes in vain, and CTIMEOUT (2 s here) ends the association.
+xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
+trap xtp_ns_cleanup EXIT
+ip netns exec "$NS_S" "$PEER" server 9999 >/dev/null 2>"$OUT/srv2.err" &
+srv=$!
+wait_for 30 grep -q listening "$OUT/srv2.err"
+ip netns exec "$NS_C" "$PEER" client -H -K 300 -C 2000 -T 100 \
+	198.18.0.2 9999 >/dev/null 2>"$OUT/cli2.err" &
+cli=$!
+wait_for 30 bash -c "[ \$(ip netns exec $NS_S awk '\$1==\"PassiveOpens\"{print \$2}' /proc/net/xtp/snmp) -ge 1 ]"
+ip -n "$NS_S" link set veth-s down
+start=$SECONDS
+wait $cli
+ktap_check "keep-alive: a vanished peer ends in ETIMEDOUT ($((SECONDS - start)) s)" \
+	'grep -q "timed out" "$OUT/cli2.err"'
+ktap_check "... within CTIMEOUT plus the CTIMER period" \
+	'[ $((SECONDS - start)) -le 20 ]'
+kill $srv 2>/dev/null
 ktap_finished

@@ -16,6 +16,10 @@
  *       -r FILE             server: reply with FILE's contents
  *       -n COUNT            server: accept COUNT associations in turn
  *       -T SECONDS          receive timeout (default 60)
+ *       -K MS               SO_KEEPALIVE with this CTIMER period
+ *       -C MS               CTIMEOUT
+ *       -H                  client: send nothing and keep the outbound
+ *                           stream open, just read (an idle association)
  *
  * Errors print "error: <call>: <errno name>" and exit 1.
  */
@@ -33,7 +37,7 @@
 #include <linux/xtp.h>
 
 static int assoc, teardown, service, wclose_flag, no_atm, count = 1;
-static int use_sendto, timeout_s = 60;
+static int use_sendto, timeout_s = 60, keepalive_ms, ctimeout_ms, hold;
 static const char *reply;
 
 static void die(const char *what)
@@ -56,6 +60,14 @@ static void configure(int fd)
 	set_int(fd, XTPSOCK_ASSOCTYPE, assoc);
 	set_int(fd, XTPSOCK_TEARDOWNMETHOD, teardown);
 	set_int(fd, XTPSOCK_NO_ATMAP_TIMER, no_atm);
+	set_int(fd, XTPSOCK_CTIMEOUT_TMO, ctimeout_ms);
+	if (keepalive_ms) {
+		int on = 1;
+
+		set_int(fd, XTPSOCK_CTIMER_TMO, keepalive_ms);
+		if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on)))
+			die("SO_KEEPALIVE");
+	}
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 }
@@ -169,7 +181,7 @@ static int client(const char *addr, int port)
 	sin.sin_port = htons(port);
 	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
 		die("address");
-	outlen = read_all(0, &out);
+	outlen = hold ? 0 : read_all(0, &out);
 	fd = socket(AF_INET, SOCK_XTP, IPPROTO_XTP);
 	if (fd < 0)
 		die("socket");
@@ -183,7 +195,7 @@ static int client(const char *addr, int port)
 			die("connect");
 		if (outlen)
 			send_all(fd, out, outlen, NULL);
-		else if (shutdown(fd, SHUT_WR))
+		else if (!hold && shutdown(fd, SHUT_WR))
 			die("shutdown");
 	}
 	len = read_all(fd, &in);
@@ -199,7 +211,7 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return 2;
 	optind = 2;
-	while ((opt = getopt(argc, argv, "t:d:v:m:WAr:n:T:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:d:v:m:WAr:n:T:K:C:H")) != -1) {
 		switch (opt) {
 		case 't': assoc = atoi(optarg); break;
 		case 'd': teardown = atoi(optarg); break;
@@ -210,6 +222,9 @@ int main(int argc, char **argv)
 		case 'r': reply = optarg; break;
 		case 'n': count = atoi(optarg); break;
 		case 'T': timeout_s = atoi(optarg); break;
+		case 'K': keepalive_ms = atoi(optarg); break;
+		case 'C': ctimeout_ms = atoi(optarg); break;
+		case 'H': hold = 1; break;
 		default: return 2;
 		}
 	}
