@@ -68,6 +68,11 @@ if [ $built -eq 0 ]; then
 	tools/vm/selftests.sh "$kver" "build/mod/$kver" build/selftests/net \
 		"$res/vm.ktap"
 	grep -cE '^ok ' "$res/vm.ktap" | sed 's/^/# vm: passed /'
+	echo "# the VM run's captures, decoded by our tcpdump and by tshark"
+	tools/tcpdump/check-captures.sh "$(cat "$res/vm.ktap.dir")" \
+		>"$res/captures.ktap" 2>&1
+	grep -cE '^ok ' "$res/captures.ktap" | sed 's/^/# captures: passed /'
+	grep -E '^not ok' "$res/captures.ktap"
 else
 	echo "not ok - VM selftests (module build failed)" | tee "$res/vm.ktap"
 fi

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Inside the VM for `make demo`: load the modules, open XTP and MTP
-# sockets, send hand-made XTP packets between two network namespaces and
-# capture them.
+# sockets, send hand-made XTP packets between two network namespaces, then
+# the real thing: a finger query through inetdx (XTP and TCP), an xft
+# file push and an MTP ping, all captured.
 #
 #   demo-guest.sh STAGE OUT
 set -u
@@ -35,7 +36,7 @@ ip -n a addr add 198.18.0.1/24 dev veth-a
 ip -n b addr add 198.18.0.2/24 dev veth-b
 ip -n a link set veth-a up
 ip -n b link set veth-b up
-ip netns exec b tcpdump -i veth-b -U -w "$out/demo.pcap" 'ip proto 36' \
+ip netns exec b tcpdump -i veth-b --immediate-mode -U -w "$out/demo.pcap" 'ip proto 36' \
 	2>"$out/tcpdump.err" &
 dump=$!
 for _ in $(seq 100); do
@@ -55,4 +56,93 @@ ip netns exec b cat /proc/net/xtp/snmp
 sleep 1
 kill -INT $dump
 wait $dump 2>/dev/null
+echo
+
+# The thesis' applications: finger under inetd, and xft.
+say "finger: inetdx runs fingerd on b for XTP and TCP; fingerx asks from a"
+cat >"$out/inetdx.conf" <<CONF
+finger  stream  xtp  nowait  root  $bin/tools/fingerd  fingerd
+finger  stream  tcp  nowait  root  $bin/tools/fingerd  fingerd
+CONF
+ip netns exec b "$bin/tools/inetdx" -d -l "$out/inetdx.conf" \
+	2>"$out/inetdx.log" &
+inetd=$!
+for _ in $(seq 300); do
+	grep -q "ready: 2 services" "$out/inetdx.log" && break
+	sleep 0.1
+done
+# xtp_idle NS N: wait (bounded) until NS has at most N XTP sockets left
+xtp_idle() {
+	for _ in $(seq 100); do
+		[ "$(ip netns exec "$1" awk '$1 == "CurrSockets" { print $2 }' \
+			/proc/net/xtp/snmp)" -le "$2" ] && return
+		sleep 0.2
+	done
+}
+# capture NAME FILTER IDLE CMD...: run CMD in a while b captures FILTER;
+# the capture ends once b is down to IDLE XTP sockets (its listeners)
+capture() {
+	local name=$1 filter=$2 idle=$3 pid
+
+	shift 3
+	ip netns exec b tcpdump -i veth-b --immediate-mode -U -w "$out/$name.pcap" "$filter" \
+		2>"$out/$name.err" &
+	pid=$!
+	for _ in $(seq 100); do
+		grep -q listening "$out/$name.err" && break
+		sleep 0.1
+	done
+	ip netns exec a "$@"
+	xtp_idle a 0
+	xtp_idle b "$idle"
+	sleep 1
+	kill -INT $pid
+	wait $pid 2>/dev/null
+}
+capture finger-xtp "ip proto 36" 1 "$bin/tools/fingerx" root@198.18.0.2 |
+	head -3
+capture finger-tcp "tcp" 1 "$bin/tools/fingerx" -t root@198.18.0.2 >/dev/null
+kill $inetd
+wait $inetd 2>/dev/null
+
+say "xft: a pushes 1000 bytes to xftd on b (FILETRANSFER service)"
+mkdir -p "$out/xftd"
+head -c 1000 /dev/urandom >"$out/file1000"
+ip netns exec b "$bin/tools/xftd" -c 1 -d "$out/xftd" -R got1000 \
+	2>"$out/xftd.log" &
+xftd=$!
+for _ in $(seq 100); do
+	grep -q listening "$out/xftd.log" && break
+	sleep 0.1
+done
+capture xft "ip proto 36" 0 "$bin/tools/xft" -R "$out/file1000" 198.18.0.2
+wait $xftd
+cmp -s "$out/file1000" "$out/xftd/got1000" && echo "the file arrived intact"
+
+# MTP (for tools/tcpdump's MTP printer): one mtping exchange between the
+# namespaces, captured on b; demo.sh prints it decoded by our tcpdump.
+say "MTP: a pings mtping -s on b (UDP port 8080)"
+# Full UDP checksums on the wire (veth would leave them to an offload that
+# never happens), so tcpdump -vv can verify them.
+for ns in a b; do
+	ip netns exec $ns ethtool -K veth-$ns tx off >/dev/null 2>&1
+done
+ip netns exec b tcpdump -i veth-b --immediate-mode -U -w "$out/demo-mtp.pcap" 'udp port 8080' \
+	2>"$out/tcpdump-mtp.err" &
+dump=$!
+for _ in $(seq 100); do
+	grep -q listening "$out/tcpdump-mtp.err" && break
+	sleep 0.1
+done
+ip netns exec b "$bin/tools/mtping" -s 8080 >"$out/mtping-s.txt" 2>&1 &
+srv=$!
+for _ in $(seq 50); do
+	ip netns exec b grep -qi ':1F90 ' /proc/net/udp && break
+	sleep 0.1
+done
+ip netns exec a "$bin/tools/mtping" 198.18.0.2 8080
+sleep 1
+kill $srv
+kill -INT $dump
+wait $srv $dump 2>/dev/null
 echo

@@ -38,7 +38,24 @@ if td=$(tools/tcpdump/build.sh normal 2>"$out/tcpdump-build.log" | tail -1) &&
 	echo
 	echo "== the same with -vv (checksums verified, every segment field)"
 	"$td" -nvv -r "$out/demo.pcap" 2>/dev/null || true
+	if [ -s "$out/demo-mtp.pcap" ]; then
+		echo
+		echo "== the MTP ping, decoded by our tcpdump (-nvv: every header field, the payload)"
+		"$td" -nvv -r "$out/demo-mtp.pcap" 2>/dev/null || true
+	fi
 else
 	echo
 	echo "== our tcpdump did not build; see $out/tcpdump-build.log"
+fi
+
+count() { tcpdump -r "$1" -nn 2>/dev/null | grep -c .; }
+if [ -s "$out/finger-xtp.pcap" ] && [ -n "${td:-}" ] && [ -x "$td" ]; then
+	echo
+	echo "== finger over XTP, decoded by our tcpdump: the query rides in the FIRST"
+	"$td" -n -r "$out/finger-xtp.pcap" 2>/dev/null
+	echo
+	echo "== xft of 1000 bytes: the thesis' 3-packet FILETRANSFER exchange (Fig. 45)"
+	"$td" -n -r "$out/xft.pcap" 2>/dev/null
+	echo
+	echo "== packets for the same finger query: XTP $(count "$out/finger-xtp.pcap"), TCP $(count "$out/finger-tcp.pcap")"
 fi

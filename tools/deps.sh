@@ -17,6 +17,8 @@ pkgs=(
 	python3-venv python3-pip busybox-static
 	xz-utils ethtool
 	dpkg-dev libpcap0.8-dev
+	# unmodified programs for the ported-program tests (withxtp, finger)
+	finger fingerd netcat-openbsd socat
 )
 
 # Packages need root: use sudo when we are not root.

@@ -5,19 +5,84 @@
 #ifndef _NET_MTP_MTP_H
 #define _NET_MTP_MTP_H
 
+#include <linux/hashtable.h>
+#include <linux/ktime.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
 #include <linux/types.h>
 #include <net/inet_sock.h>
 #include <net/netns/generic.h>
 #include <net/snmp.h>
 #include <uapi/linux/mtp.h>
 
+#include "flow.h"
+#include "rtt.h"
+#include "wire.h"
+
 /**
  * enum mtp_mib_field - per-namespace MTP counters (/proc/net/mtp/snmp)
  * @MTP_MIB_CURRSOCKETS: MTP sockets that exist in the namespace (gauge)
+ * @MTP_MIB_INDATAGRAMS: datagrams received on MTP ports
+ * @MTP_MIB_INTRUNCATED: dropped: shorter than the header
+ * @MTP_MIB_INBADVERSION: dropped: unknown MTP version
+ * @MTP_MIB_INBADOPTIONS: dropped: reserved option bits
+ * @MTP_MIB_INBADERROR: dropped: impossible error class
+ * @MTP_MIB_INBADSHIFT: dropped: datagram size out of range
+ * @MTP_MIB_INBADSIZE: dropped: payload too large for its kind
+ * @MTP_MIB_INBADRANGE: dropped: address, rsize, payload inconsistent
+ * @MTP_MIB_INNOTXN: dropped: response for no transaction of ours
+ * @MTP_MIB_INRCVBUFERRORS: dropped: receive buffer full
+ * @MTP_MIB_INNOMEM: dropped: no memory
+ * @MTP_MIB_INREQUESTS: requests received
+ * @MTP_MIB_INRESPONSES: responses received for live transactions
+ * @MTP_MIB_INDUPLICATES: responses that carried no new data
+ * @MTP_MIB_OUTREQUESTS: request datagrams sent
+ * @MTP_MIB_OUTREPEATS: of those, repeats of earlier requests or ranges
+ * @MTP_MIB_OUTRESPONSES: response datagrams sent
+ * @MTP_MIB_OUTERRORS: datagrams that could not be sent
+ * @MTP_MIB_LOSSES: ranges declared lost
+ * @MTP_MIB_TXNSTARTED: client transactions started
+ * @MTP_MIB_TXNDONE: client transactions completed successfully
+ * @MTP_MIB_TXNFAILED: client transactions ended with an error
+ * @MTP_MIB_TXNEXPIRED: of those, expired
+ * @MTP_MIB_TXNABORTED: client transactions aborted by the application
+ * @MTP_MIB_SRVDROPS: requests dropped: too many pending, or no buffer
+ * @MTP_MIB_CACHEHITS: requests answered from the kernel's copy
+ * @MTP_MIB_CACHEMISSES: requests of answered transactions passed on
+ * @MTP_MIB_KERNELREPLIES: PING and IDSTR requests answered by the kernel
  * @__MTP_MIB_MAX: number of counters
  */
 enum mtp_mib_field {
 	MTP_MIB_CURRSOCKETS,
+	MTP_MIB_INDATAGRAMS,
+	MTP_MIB_INTRUNCATED,
+	MTP_MIB_INBADVERSION,
+	MTP_MIB_INBADOPTIONS,
+	MTP_MIB_INBADERROR,
+	MTP_MIB_INBADSHIFT,
+	MTP_MIB_INBADSIZE,
+	MTP_MIB_INBADRANGE,
+	MTP_MIB_INNOTXN,
+	MTP_MIB_INRCVBUFERRORS,
+	MTP_MIB_INNOMEM,
+	MTP_MIB_INREQUESTS,
+	MTP_MIB_INRESPONSES,
+	MTP_MIB_INDUPLICATES,
+	MTP_MIB_OUTREQUESTS,
+	MTP_MIB_OUTREPEATS,
+	MTP_MIB_OUTRESPONSES,
+	MTP_MIB_OUTERRORS,
+	MTP_MIB_LOSSES,
+	MTP_MIB_TXNSTARTED,
+	MTP_MIB_TXNDONE,
+	MTP_MIB_TXNFAILED,
+	MTP_MIB_TXNEXPIRED,
+	MTP_MIB_TXNABORTED,
+	MTP_MIB_SRVDROPS,
+	MTP_MIB_CACHEHITS,
+	MTP_MIB_CACHEMISSES,
+	MTP_MIB_KERNELREPLIES,
 	__MTP_MIB_MAX
 };
 
@@ -28,18 +93,112 @@ struct mtp_mib {
 /**
  * struct mtp_net - MTP state of one network namespace
  * @mib: per-CPU counters, folded when read
+ * @sysctl: the net.mtp table
+ * @repeat_ms: default initial repeat interval
+ * @repeat_min_ms: floor of the repeat interval
+ * @expire_ms: default expiry
+ * @cache_ms: how long a server keeps an answer
+ * @cache_obj_bytes: most bytes kept of one answer
+ * @cache_sock_bytes: most bytes kept by one socket
+ * @srv_max_pending: most transactions a server socket remembers
+ * @max_txns: most client transactions per socket
  */
 struct mtp_net {
 	struct mtp_mib __percpu *mib;
+	struct ctl_table_header *sysctl;
+	int repeat_ms;
+	int repeat_min_ms;
+	int expire_ms;
+	int cache_ms;
+	int cache_obj_bytes;
+	int cache_sock_bytes;
+	int srv_max_pending;
+	int max_txns;
 };
+
+#define MTP_CTXN_BITS	6
+#define MTP_SREC_BITS	8
 
 /**
  * struct mtp_sock - an MTP transaction endpoint
  * @inet: the inet socket, first so that inet_sk() works
+ * @lock: protects everything below but @udp (softirq and process context)
+ * @udp: the kernel UDP socket on our port, set once under lock_sock()
+ * @closing: the socket is being closed; no new work
+ * @next_reqid: id of the next client transaction
+ * @last_reqid: id of the last one started (MTP_LAST_REQID)
+ * @ctxn: client transactions by id
+ * @nctxn: their number
+ * @srec: server records by (client, id)
+ * @nsrec: their number
+ * @cached: bytes of answers kept by the server side
+ * @gc_timer: expires server records
+ * @srv_limit: bytes the server sends per request, 0 for no limit
+ * @kping: the kernel answers PING and IDSTR
+ * @idlen: length of @idstr
+ * @idstr: the IDSTR answer
  */
 struct mtp_sock {
 	struct inet_sock inet;
+	spinlock_t lock;	/* see above */
+	struct socket *udp;
+	bool closing;
+	u32 next_reqid;
+	u32 last_reqid;
+	DECLARE_HASHTABLE(ctxn, MTP_CTXN_BITS);
+	unsigned int nctxn;
+	DECLARE_HASHTABLE(srec, MTP_SREC_BITS);
+	unsigned int nsrec;
+	size_t cached;
+	struct timer_list gc_timer;
+	u32 srv_limit;
+	bool kping;
+	u8 idlen;
+	char idstr[255];
 };
+
+static inline struct mtp_sock *mtp_sk(const struct sock *sk)
+{
+	return (struct mtp_sock *)sk;
+}
+
+static inline struct sock *mtp_to_sk(struct mtp_sock *ms)
+{
+	return &ms->inet.sk;
+}
+
+/* Kinds of skbs on the socket's receive queue. */
+enum mtp_skb_kind {
+	MTP_SKB_PIECE,	/* response data; the transaction supplies the info */
+	MTP_SKB_INFO,	/* data = struct mtp_info, then a payload */
+};
+
+/**
+ * struct mtp_skb_cb - skb->cb of received MTP data
+ * @addr: peer address
+ * @port: peer port
+ * @kind: &enum mtp_skb_kind
+ * @reqid: transaction id
+ * @pos: object address of the first unread byte (pieces)
+ * @req_addr: the transaction's request address (pieces)
+ * @off: offset of the first unread byte in the skb's data
+ * @len: unread bytes
+ *
+ * Also used for skbs waiting to be sent: @addr and @port are the
+ * destination.
+ */
+struct mtp_skb_cb {
+	__be32 addr;
+	__be16 port;
+	u8 kind;
+	u32 reqid;
+	u32 pos;
+	u32 req_addr;
+	u32 off;
+	u32 len;
+};
+
+#define MTP_SKB_CB(skb)	((struct mtp_skb_cb *)((skb)->cb))
 
 extern unsigned int mtp_net_id;
 extern struct proto mtp_prot;
@@ -54,8 +213,51 @@ static inline struct mtp_net *mtp_net(const struct net *net)
 	this_cpu_inc(mtp_net(net)->mib->mibs[field])
 #define MTP_DEC_STATS(net, field) \
 	this_cpu_dec(mtp_net(net)->mib->mibs[field])
+#define MTP_ADD_STATS(net, field, n) \
+	this_cpu_add(mtp_net(net)->mib->mibs[field], n)
 
+/* proc.c */
 int mtp_proc_init_net(struct net *net);
 void mtp_proc_exit_net(struct net *net);
+
+/* sysctl.c */
+void mtp_sysctl_defaults(struct mtp_net *mn);
+int mtp_sysctl_init_net(struct net *net);
+void mtp_sysctl_exit_net(struct net *net);
+
+/* udp.c: the kernel UDP socket, input demultiplexing and output */
+int mtp_udp_open(struct mtp_sock *ms, __be32 addr, __be16 port);
+void mtp_udp_close(struct mtp_sock *ms);
+struct sk_buff *mtp_alloc_msg(const struct mtp_wire_msg *m, const void *data,
+			      u32 len, __be32 daddr, __be16 dport, gfp_t gfp);
+void mtp_xmit_list(struct mtp_sock *ms, struct sk_buff_head *q);
+u32 mtp_path_payload(struct mtp_sock *ms, __be32 daddr);
+
+/* client.c: transactions this socket started */
+int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
+		       __be32 daddr, __be16 dport, struct msghdr *msg,
+		       size_t len);
+void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
+		    const struct mtp_wire_msg *m, __be32 saddr, __be16 sport,
+		    struct sk_buff_head *out);
+int mtp_client_abort(struct mtp_sock *ms, u32 reqid, u32 level);
+void mtp_client_info(struct mtp_sock *ms, u32 reqid, struct mtp_info *info);
+void mtp_client_kick(struct mtp_sock *ms);
+void mtp_client_close(struct mtp_sock *ms);
+int mtp_client_init(void);
+void mtp_client_exit(void);
+
+/* server.c: requests this socket answers */
+void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
+		    const struct mtp_wire_msg *m, __be32 saddr, __be16 sport,
+		    struct sk_buff_head *out);
+int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
+		       __be32 daddr, __be16 dport, struct msghdr *msg,
+		       size_t len);
+void mtp_server_gc(struct timer_list *t);
+void mtp_server_close(struct mtp_sock *ms);
+
+/* socket.c */
+void mtp_queue_rcv(struct mtp_sock *ms, struct sk_buff *skb);
 
 #endif /* _NET_MTP_MTP_H */

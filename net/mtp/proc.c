@@ -10,7 +10,35 @@
 #include "mtp.h"
 
 static const char *const mtp_mib_names[__MTP_MIB_MAX] = {
-	[MTP_MIB_CURRSOCKETS]	= "CurrSockets",
+	[MTP_MIB_CURRSOCKETS]		= "CurrSockets",
+	[MTP_MIB_INDATAGRAMS]		= "InDatagrams",
+	[MTP_MIB_INTRUNCATED]		= "InTruncated",
+	[MTP_MIB_INBADVERSION]		= "InBadVersion",
+	[MTP_MIB_INBADOPTIONS]		= "InBadOptions",
+	[MTP_MIB_INBADERROR]		= "InBadError",
+	[MTP_MIB_INBADSHIFT]		= "InBadDgramSize",
+	[MTP_MIB_INBADSIZE]		= "InBadSize",
+	[MTP_MIB_INBADRANGE]		= "InBadRange",
+	[MTP_MIB_INNOTXN]		= "InNoTransaction",
+	[MTP_MIB_INRCVBUFERRORS]	= "InRcvbufErrors",
+	[MTP_MIB_INNOMEM]		= "InNoMem",
+	[MTP_MIB_INREQUESTS]		= "InRequests",
+	[MTP_MIB_INRESPONSES]		= "InResponses",
+	[MTP_MIB_INDUPLICATES]		= "InDuplicates",
+	[MTP_MIB_OUTREQUESTS]		= "OutRequests",
+	[MTP_MIB_OUTREPEATS]		= "OutRepeats",
+	[MTP_MIB_OUTRESPONSES]		= "OutResponses",
+	[MTP_MIB_OUTERRORS]		= "OutErrors",
+	[MTP_MIB_LOSSES]		= "Losses",
+	[MTP_MIB_TXNSTARTED]		= "TxnStarted",
+	[MTP_MIB_TXNDONE]		= "TxnDone",
+	[MTP_MIB_TXNFAILED]		= "TxnFailed",
+	[MTP_MIB_TXNEXPIRED]		= "TxnExpired",
+	[MTP_MIB_TXNABORTED]		= "TxnAborted",
+	[MTP_MIB_SRVDROPS]		= "SrvDrops",
+	[MTP_MIB_CACHEHITS]		= "CacheHits",
+	[MTP_MIB_CACHEMISSES]		= "CacheMisses",
+	[MTP_MIB_KERNELREPLIES]		= "KernelReplies",
 };
 
 static int mtp_snmp_show(struct seq_file *seq, void *v)

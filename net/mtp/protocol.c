@@ -27,15 +27,25 @@ static int __net_init mtp_net_init(struct net *net)
 	mn->mib = alloc_percpu(struct mtp_mib);
 	if (!mn->mib)
 		return -ENOMEM;
+	err = mtp_sysctl_init_net(net);
+	if (err)
+		goto out_mib;
 	err = mtp_proc_init_net(net);
 	if (err)
-		free_percpu(mn->mib);
+		goto out_sysctl;
+	return 0;
+
+out_sysctl:
+	mtp_sysctl_exit_net(net);
+out_mib:
+	free_percpu(mn->mib);
 	return err;
 }
 
 static void __net_exit mtp_net_exit(struct net *net)
 {
 	mtp_proc_exit_net(net);
+	mtp_sysctl_exit_net(net);
 	free_percpu(mtp_net(net)->mib);
 }
 
@@ -50,9 +60,12 @@ static int __init mtp_init(void)
 {
 	int err;
 
-	err = register_pernet_subsys(&mtp_net_ops);
+	err = mtp_client_init();
 	if (err)
 		return err;
+	err = register_pernet_subsys(&mtp_net_ops);
+	if (err)
+		goto out_client;
 	err = proto_register(&mtp_prot, 1);
 	if (err)
 		goto out_pernet;
@@ -63,6 +76,8 @@ static int __init mtp_init(void)
 
 out_pernet:
 	unregister_pernet_subsys(&mtp_net_ops);
+out_client:
+	mtp_client_exit();
 	return err;
 }
 
@@ -71,6 +86,7 @@ static void __exit mtp_exit(void)
 	inet_unregister_protosw(&mtp_protosw);
 	proto_unregister(&mtp_prot);
 	unregister_pernet_subsys(&mtp_net_ops);
+	mtp_client_exit();
 }
 
 module_init(mtp_init);

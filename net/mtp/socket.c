@@ -1,17 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * MTP: the socket layer side of a transaction endpoint.
+ * MTP: the socket layer side of a transaction endpoint.  sendmsg() starts
+ * a transaction (MTP_REQUEST) or answers one (MTP_RESPOND); recvmsg()
+ * returns responses and requests with an MTP_INFO control message.
  */
 #include <linux/module.h>
 #include <linux/net.h>
+#include <linux/random.h>
+#include <linux/sched/signal.h>
 #include <net/inet_common.h>
 #include <net/ip.h>
 #include <net/sock.h>
 
+#include "compat.h"
 #include "mtp.h"
+
+static const char mtp_default_idstr[] = "Linux MTP";
 
 static int mtp_init_sock(struct sock *sk)
 {
+	struct mtp_sock *ms = mtp_sk(sk);
+
+	spin_lock_init(&ms->lock);
+	hash_init(ms->ctxn);
+	hash_init(ms->srec);
+	timer_setup(&ms->gc_timer, mtp_server_gc, 0);
+	ms->next_reqid = get_random_u32();
+	ms->kping = true;
+	ms->idlen = sizeof(mtp_default_idstr) - 1;
+	memcpy(ms->idstr, mtp_default_idstr, ms->idlen);
 	MTP_INC_STATS(sock_net(sk), MTP_MIB_CURRSOCKETS);
 	return 0;
 }
@@ -23,6 +40,17 @@ static void mtp_destroy_sock(struct sock *sk)
 
 static void mtp_close(struct sock *sk, long timeout)
 {
+	struct mtp_sock *ms = mtp_sk(sk);
+
+	lock_sock(sk);
+	mtp_udp_close(ms);	/* no more input once this returns */
+	release_sock(sk);
+	spin_lock_bh(&ms->lock);
+	ms->closing = true;
+	mtp_client_close(ms);
+	mtp_server_close(ms);
+	spin_unlock_bh(&ms->lock);
+	sk_stop_timer_sync(sk, &ms->gc_timer);
 	sk_common_release(sk);
 }
 
@@ -36,20 +64,355 @@ static void mtp_unhash(struct sock *sk)
 {
 }
 
+/**
+ * mtp_queue_rcv() - give the application a received skb
+ * @ms: socket
+ * @skb: a piece of a response or an MTP_SKB_INFO message, cb filled in
+ */
+void mtp_queue_rcv(struct mtp_sock *ms, struct sk_buff *skb)
+{
+	struct sock *sk = mtp_to_sk(ms);
+
+	if (!skb->sk)
+		skb_set_owner_r(skb, sk);
+	skb_queue_tail(&sk->sk_receive_queue, skb);
+	sk->sk_data_ready(sk);
+}
+
+static int mtp_bind(struct socket *sock, struct sockaddr *uaddr, int len)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)uaddr;
+	struct sock *sk = sock->sk;
+	int err;
+
+	if (len < (int)sizeof(*sin))
+		return -EINVAL;
+	if (sin->sin_family != AF_INET &&
+	    (sin->sin_family != AF_UNSPEC ||
+	     sin->sin_addr.s_addr != htonl(INADDR_ANY)))
+		return -EAFNOSUPPORT;
+	lock_sock(sk);
+	if (mtp_sk(sk)->udp)
+		err = -EINVAL;
+	else
+		err = mtp_udp_open(mtp_sk(sk), sin->sin_addr.s_addr,
+				   sin->sin_port);
+	release_sock(sk);
+	return err;
+}
+
+static int mtp_autobind(struct sock *sk)
+{
+	int err = 0;
+
+	if (READ_ONCE(mtp_sk(sk)->udp))
+		return 0;
+	lock_sock(sk);
+	if (!mtp_sk(sk)->udp)
+		err = mtp_udp_open(mtp_sk(sk), htonl(INADDR_ANY), 0);
+	release_sock(sk);
+	return err;
+}
+
+/* Copy a control message's data, tolerating shorter and longer structs. */
+static void mtp_cmsg_copy(void *dst, size_t size, struct cmsghdr *cmsg)
+{
+	size_t n = cmsg->cmsg_len - CMSG_LEN(0);
+
+	memset(dst, 0, size);
+	memcpy(dst, CMSG_DATA(cmsg), min(n, size));
+}
+
+static int mtp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
+{
+	DECLARE_SOCKADDR(struct sockaddr_in *, sin, msg->msg_name);
+	struct sock *sk = sock->sk;
+	struct mtp_response resp;
+	struct mtp_request req;
+	struct cmsghdr *cmsg;
+	int kind = 0, err;
+
+	if (msg->msg_flags & MSG_OOB)
+		return -EOPNOTSUPP;
+	for_each_cmsghdr(cmsg, msg) {
+		if (!CMSG_OK(msg, cmsg))
+			return -EINVAL;
+		if (cmsg->cmsg_level != SOL_MTP)
+			continue;
+		if (kind)
+			return -EINVAL;
+		kind = cmsg->cmsg_type;
+		if (kind == MTP_REQUEST)
+			mtp_cmsg_copy(&req, sizeof(req), cmsg);
+		else if (kind == MTP_RESPOND)
+			mtp_cmsg_copy(&resp, sizeof(resp), cmsg);
+		else
+			return -EINVAL;
+	}
+	if (!kind)
+		return -EINVAL;
+	if (!sin)
+		return -EDESTADDRREQ;
+	if (msg->msg_namelen < (int)sizeof(*sin))
+		return -EINVAL;
+	if (sin->sin_family != AF_INET)
+		return -EAFNOSUPPORT;
+	if (!sin->sin_port)
+		return -EINVAL;
+	err = mtp_autobind(sk);
+	if (err)
+		return err;
+	if (kind == MTP_REQUEST)
+		return mtp_client_request(mtp_sk(sk), &req, sin->sin_addr.s_addr,
+					  sin->sin_port, msg, len);
+	return mtp_server_respond(mtp_sk(sk), &resp, sin->sin_addr.s_addr,
+				  sin->sin_port, msg, len);
+}
+
+static void mtp_set_name(struct msghdr *msg, const struct sk_buff *skb)
+{
+	DECLARE_SOCKADDR(struct sockaddr_in *, sin, msg->msg_name);
+
+	if (!sin)
+		return;
+	sin->sin_family = AF_INET;
+	sin->sin_port = MTP_SKB_CB(skb)->port;
+	sin->sin_addr.s_addr = MTP_SKB_CB(skb)->addr;
+	memset(sin->sin_zero, 0, sizeof(sin->sin_zero));
+	msg->msg_namelen = sizeof(*sin);
+}
+
+static void mtp_rcv_drop(struct sock *sk, struct sk_buff *skb)
+{
+	skb_unlink(skb, &sk->sk_receive_queue);
+	consume_skb(skb);
+}
+
+/*
+ * A request, a single response or a completion: one message, truncated
+ * like a UDP datagram if the buffer is short.
+ */
+static int mtp_recv_info(struct sock *sk, struct sk_buff *skb,
+			 struct msghdr *msg, size_t size,
+			 struct mtp_info *info, bool *eor)
+{
+	struct mtp_skb_cb *cb = MTP_SKB_CB(skb);
+	size_t n = min_t(size_t, size, cb->len);
+	int err;
+
+	memcpy(info, skb->data, sizeof(*info));
+	err = skb_copy_datagram_msg(skb, cb->off, msg, n);
+	if (err)
+		return err;
+	if (n < cb->len)
+		msg->msg_flags |= MSG_TRUNC;
+	*eor = info->flags & MTP_INFO_FINAL;
+	mtp_set_name(msg, skb);
+	mtp_rcv_drop(sk, skb);
+	return n;
+}
+
+/*
+ * Pieces of a multi-datagram response: as many consecutive ones of the
+ * transaction as fit, and its completion if that comes next.
+ */
+static int mtp_recv_pieces(struct sock *sk, struct sk_buff *skb,
+			   struct msghdr *msg, size_t size,
+			   struct mtp_info *info, bool *eor)
+{
+	u32 reqid = MTP_SKB_CB(skb)->reqid, end, req_addr;
+	struct mtp_info fin;
+	size_t copied = 0;
+	int err;
+
+	info->reqid = reqid;
+	mtp_client_info(mtp_sk(sk), reqid, info);
+	info->address = MTP_SKB_CB(skb)->pos;
+	req_addr = MTP_SKB_CB(skb)->req_addr;
+	end = MTP_SKB_CB(skb)->pos;
+	mtp_set_name(msg, skb);
+	while (skb && copied < size) {
+		struct mtp_skb_cb *cb = MTP_SKB_CB(skb);
+		size_t n;
+
+		if (cb->kind != MTP_SKB_PIECE || cb->reqid != reqid ||
+		    cb->pos != end)
+			break;
+		n = min_t(size_t, size - copied, cb->len);
+		err = skb_copy_datagram_msg(skb, cb->off, msg, n);
+		if (err)
+			return copied ? copied : err;
+		copied += n;
+		cb->off += n;
+		cb->pos += n;
+		cb->len -= n;
+		end = cb->pos;
+		if (cb->len)
+			break;
+		mtp_rcv_drop(sk, skb);
+		skb = skb_peek(&sk->sk_receive_queue);
+	}
+	info->size = end - req_addr;
+	if (skb && MTP_SKB_CB(skb)->kind == MTP_SKB_INFO &&
+	    MTP_SKB_CB(skb)->reqid == reqid && !MTP_SKB_CB(skb)->len) {
+		memcpy(&fin, skb->data, sizeof(fin));
+		if (fin.flags & MTP_INFO_FINAL) {
+			fin.address = info->address;
+			fin.size = info->size;
+			*info = fin;
+			*eor = true;
+			mtp_rcv_drop(sk, skb);
+		}
+	}
+	return copied;
+}
+
+static int mtp_recvmsg(struct socket *sock, struct msghdr *msg, size_t size,
+		       int flags)
+{
+	struct sock *sk = sock->sk;
+	struct mtp_info info = {};
+	struct sk_buff *skb;
+	bool eor = false, piece;
+	long timeo;
+	int err;
+
+	if (flags & (MSG_OOB | MSG_PEEK | MSG_ERRQUEUE))
+		return -EOPNOTSUPP;
+	lock_sock(sk);
+	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
+	while (!(skb = skb_peek(&sk->sk_receive_queue))) {
+		err = sock_error(sk);
+		if (err)
+			goto out;
+		err = 0;
+		if (sk->sk_shutdown & RCV_SHUTDOWN)
+			goto out;
+		err = -EAGAIN;
+		if (!timeo)
+			goto out;
+		err = sock_intr_errno(timeo);
+		if (signal_pending(current))
+			goto out;
+		sk_wait_data(sk, &timeo, NULL);
+	}
+	piece = MTP_SKB_CB(skb)->kind == MTP_SKB_PIECE;
+	if (piece)
+		err = mtp_recv_pieces(sk, skb, msg, size, &info, &eor);
+	else
+		err = mtp_recv_info(sk, skb, msg, size, &info, &eor);
+	if (err >= 0) {
+		put_cmsg(msg, SOL_MTP, MTP_INFO, sizeof(info), &info);
+		if (eor)
+			msg->msg_flags |= MSG_EOR;
+	}
+out:
+	release_sock(sk);
+	if (err >= 0)
+		mtp_client_kick(mtp_sk(sk));
+	return err;
+}
+
+static int mtp_shutdown(struct socket *sock, int how)
+{
+	struct sock *sk = sock->sk;
+
+	how++;
+	if ((how & ~SHUTDOWN_MASK) || !how)
+		return -EINVAL;
+	lock_sock(sk);
+	WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | how);
+	release_sock(sk);
+	sk->sk_state_change(sk);
+	return 0;
+}
+
 static int mtp_setsockopt(struct sock *sk, int level, int optname,
 			  sockptr_t optval, unsigned int optlen)
 {
+	struct mtp_sock *ms = mtp_sk(sk);
+	struct mtp_abort ab = {};
+	char id[sizeof(ms->idstr)];
+	int err = 0, val;
+
 	if (level != SOL_MTP)
 		return ip_setsockopt(sk, level, optname, optval, optlen);
+	switch (optname) {
+	case MTP_ABORT:
+		if (copy_from_sockptr(&ab, optval, min_t(unsigned int, optlen,
+							 sizeof(ab))))
+			return -EFAULT;
+		/* Serialised with recvmsg(): DESTROY removes queued data. */
+		lock_sock(sk);
+		err = mtp_client_abort(ms, ab.reqid, ab.level);
+		release_sock(sk);
+		return err;
+	case MTP_IDSTR:
+		if (optlen > sizeof(id))
+			return -EINVAL;
+		if (copy_from_sockptr(id, optval, optlen))
+			return -EFAULT;
+		spin_lock_bh(&ms->lock);
+		memcpy(ms->idstr, id, optlen);
+		ms->idlen = optlen;
+		spin_unlock_bh(&ms->lock);
+		return 0;
+	case MTP_KERNEL_PING:
+	case MTP_SERVER_LIMIT:
+		if (optlen < sizeof(int))
+			return -EINVAL;
+		if (copy_from_sockptr(&val, optval, sizeof(val)))
+			return -EFAULT;
+		spin_lock_bh(&ms->lock);
+		if (optname == MTP_KERNEL_PING)
+			ms->kping = !!val;
+		else
+			ms->srv_limit = val;
+		spin_unlock_bh(&ms->lock);
+		return 0;
+	}
 	return -ENOPROTOOPT;
 }
 
 static int mtp_getsockopt(struct sock *sk, int level, int optname,
 			  char __user *optval, int __user *optlen)
 {
+	struct mtp_sock *ms = mtp_sk(sk);
+	char id[sizeof(ms->idstr)];
+	int len, val, n;
+
 	if (level != SOL_MTP)
 		return ip_getsockopt(sk, level, optname, optval, optlen);
-	return -ENOPROTOOPT;
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if (len < 0)
+		return -EINVAL;
+	switch (optname) {
+	case MTP_IDSTR:
+		spin_lock_bh(&ms->lock);
+		n = ms->idlen;
+		memcpy(id, ms->idstr, n);
+		spin_unlock_bh(&ms->lock);
+		len = min(len, n);
+		if (put_user(len, optlen) || copy_to_user(optval, id, len))
+			return -EFAULT;
+		return 0;
+	case MTP_LAST_REQID:
+		val = READ_ONCE(ms->last_reqid);
+		break;
+	case MTP_KERNEL_PING:
+		val = READ_ONCE(ms->kping);
+		break;
+	case MTP_SERVER_LIMIT:
+		val = READ_ONCE(ms->srv_limit);
+		break;
+	default:
+		return -ENOPROTOOPT;
+	}
+	len = min_t(int, len, sizeof(val));
+	if (put_user(len, optlen) || copy_to_user(optval, &val, len))
+		return -EFAULT;
+	return 0;
 }
 
 struct proto mtp_prot = {
@@ -69,17 +432,18 @@ const struct proto_ops mtp_dgram_ops = {
 	.family		= PF_INET,
 	.owner		= THIS_MODULE,
 	.release	= inet_release,
-	.bind		= sock_no_bind,
+	.bind		= mtp_bind,
 	.connect	= sock_no_connect,
 	.socketpair	= sock_no_socketpair,
 	.accept		= sock_no_accept,
 	.getname	= inet_getname,
+	.poll		= datagram_poll,
 	.ioctl		= inet_ioctl,
 	.listen		= sock_no_listen,
-	.shutdown	= sock_no_shutdown,
+	.shutdown	= mtp_shutdown,
 	.setsockopt	= sock_common_setsockopt,
 	.getsockopt	= sock_common_getsockopt,
-	.sendmsg	= sock_no_sendmsg,
-	.recvmsg	= sock_no_recvmsg,
+	.sendmsg	= mtp_sendmsg,
+	.recvmsg	= mtp_recvmsg,
 	.mmap		= sock_no_mmap,
 };

@@ -80,6 +80,8 @@ void xtp_ctx_init(struct sock *sk)
 	xs->end_delay = 0;
 	xs->fin_answered = 0;
 	xs->wclose_implied = 0;
+	xs->last_edge = 0;
+	xs->rcv_dreq = 0;
 	xs->write_seq = 0;
 	xs->rcv_fin = 0;
 	xs->snd_una = 0;

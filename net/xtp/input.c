@@ -203,12 +203,21 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 	struct xtp_sock *xs = xtp_sk(sk);
 	u32 opt = pkt->hdr.options;
 	bool sreq = opt & XTP_CMD_SREQ;
+	bool edge = opt & XTP_CMD_EDGE;
 	u64 ctl_out;
 
 	if (sreq)
 		xs->echo = pkt->hdr.sync;
+	/* A toggled EDGE asks for a control packet, without SYNC/ECHO. */
+	if (edge != xs->last_edge) {
+		xs->last_edge = edge;
+		sreq = true;
+	}
 	if (xtp_is_control(pkt->hdr.pformat))
 		xtp_ack(sk, pkt);
+	if ((opt & XTP_CMD_DREQ) && pkt->hdr.pformat == XTP_PF_DATA &&
+	    pkt->hdr.seq + pkt->data_len > xs->rcv_dreq)
+		xs->rcv_dreq = pkt->hdr.seq + pkt->data_len;
 	if ((opt & XTP_CMD_RCLOSE) && xs->wclose_sent && !xs->rclose_rcvd &&
 	    xs->snd_una == xs->snd_nxt)
 		xs->rclose_rcvd = 1;

@@ -19,23 +19,41 @@
  * xtp_rcv_alloc - the ALLOC to advertise
  * @sk: the context
  *
- * The window is @rcv_wnd beyond RSEQ while no more than that is waiting to
- * be read, and shrinks as unread data grows towards twice that, the most
- * the receive queue holds.  ALLOC never moves back.
+ * The window is @rcv_wnd (a quarter of SO_RCVBUF, which the kernel keeps
+ * doubled) beyond RSEQ while no more than that is waiting to be read, and
+ * shrinks as unread data grows towards twice that, the most the receive
+ * queue holds.  ALLOC never moves back below what was advertised.
  *
  * Return: the allocation, an absolute sequence number.
  */
-u64 xtp_rcv_alloc(struct sock *sk)
+static u64 xtp_rcv_alloc(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
-	u64 limit = 2ULL * xs->rcv_wnd;
-	u64 win = 0, alloc;
+	u64 limit, win = 0, alloc;
+	int rcvbuf, mem;
 
-	if (xs->rcv_queued < limit)
-		win = min_t(u64, xs->rcv_wnd, limit - xs->rcv_queued);
+	/* SO_RCVBUF may change at any time; the default gives 90000. */
+	rcvbuf = READ_ONCE(sk->sk_rcvbuf);
+	xs->rcv_wnd = rcvbuf / 4;
+	limit = 2ULL * xs->rcv_wnd;
+	/*
+	 * Queued packets cost their truesize, up to about twice their
+	 * payload: keep what we allow within what the buffer can still take.
+	 */
+	mem = atomic_read(&sk->sk_rmem_alloc);
+	if (xs->rcv_queued < limit && mem < rcvbuf)
+		win = min3((u64)xs->rcv_wnd, limit - xs->rcv_queued,
+			   (u64)(rcvbuf - mem) / 2);
 	alloc = xs->rcv_nxt + win;
-	if (alloc > xs->rcv_alloc)
-		xs->rcv_alloc = alloc;
+	return max(alloc, xs->rcv_alloc);
+}
+
+/* The ALLOC that goes out now: remembered, it never moves back. */
+static u64 xtp_advertise_alloc(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	xs->rcv_alloc = xtp_rcv_alloc(sk);
 	return xs->rcv_alloc;
 }
 
@@ -70,7 +88,7 @@ static void xtp_fill_ctl(struct sock *sk, struct xtp_wire_pkt *pkt)
 	struct xtp_sock *xs = xtp_sk(sk);
 
 	pkt->ctl.rseq = xs->rcv_nxt;
-	pkt->ctl.alloc = xtp_rcv_alloc(sk);
+	pkt->ctl.alloc = xtp_advertise_alloc(sk);
 	pkt->ctl.echo = xs->echo;
 }
 
@@ -179,7 +197,7 @@ int xtp_send_first(struct sock *sk)
 	xs->snd_nxt = XTP_FIRST_SEGS_LEN + (data ? data->len : 0);
 	xtp_fill_hdr(sk, &pkt, XTP_PF_FIRST, opt);
 	pkt.hdr.key = xs->lkey;
-	pkt.hdr.seq = xs->rclose_sent ? 0 : xtp_rcv_alloc(sk);
+	pkt.hdr.seq = xs->rclose_sent ? 0 : xtp_advertise_alloc(sk);
 	pkt.addr.adomain = XTP_ADOMAIN_IP;
 	pkt.addr.aformat = XTP_AFORMAT_IPV4;
 	pkt.addr.dsthost.v4 = inet->inet_daddr;
@@ -298,21 +316,26 @@ void xtp_push(struct sock *sk)
 }
 
 /**
- * xtp_maybe_send_window - tell the peer the window opened after a read
+ * xtp_read_done - the application read data: confirm DREQ, open the window
  * @sk: the context, locked
  *
- * Only needed when unread data had shrunk the window: in steady state the
- * answers to SREQs carry the allocation.
+ * A DREQ is confirmed once everything up to it has been read.  A window
+ * update is only needed when unread data had shrunk the window: in steady
+ * state the answers to SREQs carry the allocation.
  */
-void xtp_maybe_send_window(struct sock *sk)
+void xtp_read_done(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 	u64 old = xs->rcv_alloc;
 
-	if (sk->sk_state != TCP_ESTABLISHED || xs->released ||
-	    xs->end_sent || xs->wclose_rcvd)
+	if (sk->sk_state != TCP_ESTABLISHED || xs->released || xs->end_sent)
 		return;
-	if (xtp_rcv_alloc(sk) >= old + xs->rcv_wnd / 2)
+	if (xs->rcv_dreq && xs->rcv_nxt - xs->rcv_queued >= xs->rcv_dreq) {
+		xs->rcv_dreq = 0;
+		xtp_send_cntl(sk, 0);
+		return;
+	}
+	if (!xs->wclose_rcvd && xtp_rcv_alloc(sk) >= old + xs->rcv_wnd / 2)
 		xtp_send_cntl(sk, 0);
 }
 

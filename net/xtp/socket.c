@@ -416,7 +416,8 @@ static int xtp_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 	int err;
 
 	if (flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_MORE | MSG_EOR |
-		      MSG_XTP_WCLOSE | MSG_CMSG_COMPAT | MSG_WAITALL))
+		      MSG_XTP_WCLOSE | MSG_XTP_DREQ | MSG_CMSG_COMPAT |
+		      MSG_WAITALL))
 		return -EOPNOTSUPP;
 	lock_sock(sk);
 	timeo = sock_sndtimeo(sk, flags & MSG_DONTWAIT);
@@ -460,6 +461,8 @@ static int xtp_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 			XTP_SKB_CB(tail)->options |= XTP_CMD_EOM;
 		if (tail && flags & MSG_XTP_WCLOSE)
 			XTP_SKB_CB(tail)->options |= XTP_CMD_WCLOSE;
+		if (tail && flags & MSG_XTP_DREQ)
+			XTP_SKB_CB(tail)->options |= XTP_CMD_DREQ;
 		if (flags & MSG_XTP_WCLOSE) {
 			xs->wclose_req = 1;
 			sk->sk_shutdown |= SEND_SHUTDOWN;
@@ -611,11 +614,11 @@ static int xtp_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 			break;
 		}
 		/* Reading may have opened the window the peer waits for. */
-		xtp_maybe_send_window(sk);
+		xtp_read_done(sk);
 		sk_wait_data(sk, &timeo, skb_peek_tail(&sk->sk_receive_queue));
 	}
 	if (!(flags & MSG_PEEK))
-		xtp_maybe_send_window(sk);
+		xtp_read_done(sk);
 out:
 	release_sock(sk);
 	if (copied)

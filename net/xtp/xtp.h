@@ -165,6 +165,8 @@ enum {
  * @fc_blocked: the sender is waiting for ALLOC (counted once per wait)
  * @end_delay: GracefulClose: END is due when @ctimeout fires
  * @fin_answered: we answered the peer's WCLOSE
+ * @last_edge: EDGE bit of the peer's last packet; a change asks for a
+ *	control packet
  * @wclose_implied: our outbound closed because the peer's FIRST said it
  *	will not receive (FILETRANSFER); it does not make us the closer
  * @snd_una: lowest sequence number not acknowledged (peer's RSEQ)
@@ -182,6 +184,7 @@ enum {
  * @rcv_nxt: next in-order sequence number expected (our RSEQ)
  * @rcv_queued: bytes in the receive queue not yet read
  * @rcv_fin: end of the peer's stream, valid with @fin_seen
+ * @rcv_dreq: DREQ: confirm once the application has read up to here
  * @rcv_alloc: ALLOC last advertised
  * @rcv_wnd: receive window (bytes beyond RSEQ we advertise at most)
  * @srtt_us: smoothed RTT
@@ -241,7 +244,8 @@ struct xtp_sock {
 	    fc_blocked:1,
 	    end_delay:1,
 	    fin_answered:1,
-	    wclose_implied:1;
+	    wclose_implied:1,
+	    last_edge:1;
 
 	u64 snd_una;
 	u64 snd_nxt;
@@ -258,6 +262,7 @@ struct xtp_sock {
 	u64 rcv_nxt;
 	u32 rcv_queued;
 	u64 rcv_fin;
+	u64 rcv_dreq;
 	u64 rcv_alloc;
 	u32 rcv_wnd;
 
@@ -352,8 +357,7 @@ int xtp_send_cntl(struct sock *sk, u32 options);
 void xtp_send_diag_reply(struct net *net, struct sk_buff *skb, u64 key,
 			 u32 code, u32 value, const char *msg);
 void xtp_push(struct sock *sk);
-void xtp_maybe_send_window(struct sock *sk);
-u64 xtp_rcv_alloc(struct sock *sk);
+void xtp_read_done(struct sock *sk);
 
 /* timer.c */
 void xtp_timers_init(struct sock *sk);

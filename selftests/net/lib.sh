@@ -76,7 +76,7 @@ xtp_ns_idle() {
 # start_capture NS IFACE FILE: tcpdump of XTP packets, returns once it
 # listens; stop_capture ends it.
 start_capture() {
-	ip netns exec "$1" tcpdump -i "$2" -U -w "$3" 'ip proto 36' \
+	ip netns exec "$1" tcpdump -i "$2" --immediate-mode -U -w "$3" 'ip proto 36' \
 		2>"$3.err" &
 	CAPTURE_PID=$!
 	wait_for 30 grep -q listening "$3.err"

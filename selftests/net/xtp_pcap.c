@@ -7,7 +7,9 @@
  *   xtp_pcap FILE CLIENT-IPv4 [N OUT]
  *
  * With N and OUT, the N-th XTP packet (from 1) is also written to OUT as
- * raw XTP bytes, for a test to replay it.
+ * raw XTP bytes, for a test to replay it.  With "keys" instead, the key
+ * names are followed by one line "keys A=<hex> B=<hex> ...", for a test
+ * to address packets to a context.
  *
  * One line per XTP packet, e.g.
  *
@@ -111,13 +113,15 @@ int main(int argc, char **argv)
 	int swap, off, n = 0, want = 0;
 	FILE *f;
 
-	if ((argc != 3 && argc != 5) ||
+	if (argc < 3 || argc > 5 ||
 	    inet_pton(AF_INET, argv[2], &client) != 1) {
 		fprintf(stderr, "usage: xtp_pcap FILE CLIENT-IPv4 [N OUT]\n");
 		return 2;
 	}
 	if (argc == 5)
 		want = atoi(argv[3]);
+	else if (argc == 4 && strcmp(argv[3], "keys"))
+		return 2;
 	f = fopen(argv[1], "rb");
 	if (!f || fread(buf, 1, 24, f) != 24) {
 		perror(argv[1]);
@@ -165,5 +169,11 @@ int main(int argc, char **argv)
 		}
 	}
 	fclose(f);
+	if (argc == 4) {
+		printf("keys");
+		for (n = 0; n < nkeys; n++)
+			printf(" %c=%llx", 'A' + n, (unsigned long long)keys[n]);
+		printf("\n");
+	}
 	return 0;
 }

@@ -1,22 +1,28 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Tests of the tcpdump XTP printer; KTAP on stdout, progress on stderr.
+# Tests of the tcpdump XTP and MTP printers; KTAP on stdout, progress on
+# stderr.
 #
 #   run-tests.sh           build (cached under build/tcpdump/) and test
 #   run-tests.sh --update  rewrite tests/*.out from the current printer
 #                          (review the diff before committing it)
 #
-# 1. tcpdump and an ASan/UBSan tcpdump build; print-xtp.c is warning-free
+# 1. tcpdump and an ASan/UBSan tcpdump build; print-xtp.c and print-mtp.c
+#    are warning-free
 # 2. golden tests as in tcpdump's own TESTLIST (tests/TESTLIST): captures
 #    of the unit tests' golden and sample packets (selftests/unit/oracle.c)
-#    and of truncated and malformed variants (tests/mkpcaps.py), output at
-#    -n, -nv and -nvv compared byte for byte with tests/*.out
+#    and of truncated and malformed variants (tests/mkpcaps.py), and MTP
+#    datagrams from the vectors of tests/mkpcaps.py, output at -n, -nv and
+#    -nvv compared byte for byte with tests/*.out
 # 3. each thesis trace line (selftests/unit/golden.c) printed as the thesis
 #    printed it (ad/af: see README.md)
-# 4. each golden and sample packet decoded alike by tcpdump and tshark
-# 5. a bounded fuzz run of the ASan build on mutated captures
+# 4. each golden and sample packet decoded alike by tcpdump and tshark;
+#    each MTP datagram decoded alike by tcpdump and the MTP module's codec
+#    (tests/mtp_decode.c with net/mtp/wire.c, compared by mtp_compare.py)
+# 5. a bounded fuzz run of the ASan build on mutated captures, XTP and MTP
 #
-# Variables: FUZZ_FILES (20), FUZZ_PACKETS (5000 per file), FUZZ_SEED (1).
+# Variables: FUZZ_FILES (20), FUZZ_PACKETS (5000 per file), FUZZ_SEED (1);
+# MTP_FUZZ_FILES (10), MTP_FUZZ_PACKETS (5000 per file).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -63,14 +69,16 @@ else
 	finish
 fi
 src=$(ls -d "$top"/build/tcpdump/src/tcpdump-*/ | head -1)
-if gcc -fsyntax-only -DHAVE_CONFIG_H -I"$(dirname "$td")" -I"$src" \
-	-Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
-	-Wpointer-arith -Wcast-qual -Wformat=2 -Wundef -Werror \
-	"$here/print-xtp.c" >"$b/warnings.log" 2>&1; then
-	result 0 "print_xtp_no_warnings"
-else
-	result 1 "print_xtp_no_warnings" "$(head -1 "$b/warnings.log")"
-fi
+for p in xtp mtp; do
+	if gcc -fsyntax-only -DHAVE_CONFIG_H -I"$(dirname "$td")" -I"$src" \
+		-Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
+		-Wpointer-arith -Wcast-qual -Wformat=2 -Wundef -Werror \
+		"$here/print-$p.c" >"$b/warnings-$p.log" 2>&1; then
+		result 0 "print_${p}_no_warnings"
+	else
+		result 1 "print_${p}_no_warnings" "$(head -1 "$b/warnings-$p.log")"
+	fi
+done
 if asan=$("$here/build.sh" asan 2>"$b/build-asan.log" | tail -1) && [ -x "$asan" ]; then
 	result 0 "tcpdump_asan_build"
 else
@@ -85,7 +93,9 @@ ub=$top/build/tcpdump/unit
 if make -s -C "$top/selftests/unit" B="$ub" "$ub/oracle" >"$b/oracle.log" 2>&1 &&
    "$ub/oracle" pcap "$b/oracle.pcap" >"$b/oracle.names" 2>>"$b/oracle.log" &&
    python3 "$t/mkpcaps.py" bad "$b/oracle.pcap" "$b/bad.pcap" \
-	>"$b/bad.names" 2>>"$b/oracle.log"; then
+	>"$b/bad.names" 2>>"$b/oracle.log" &&
+   python3 "$t/mkpcaps.py" mtp "$b/mtp.pcap" \
+	>"$b/mtp.names" 2>>"$b/oracle.log"; then
 	result 0 "test_captures"
 else
 	result 1 "test_captures" "$(tail -1 "$b/oracle.log")"
@@ -144,6 +154,19 @@ else
 	lines+=("ok $n tshark_agrees # SKIP tshark not installed")
 fi
 
+# tshark has no MTP dissector: the MTP module's own codec is the reference.
+if make -s -C "$t" B="$b" "$b/mtp_decode" >"$b/mtp_decode.log" 2>&1; then
+	python3 "$t/mtp_compare.py" "$td" "$b/mtp_decode" "$b/mtp.pcap" \
+		"$b/mtp.names" >"$b/mtp_compare.txt" 2>"$b/mtp_compare.err"
+	[ -s "$b/mtp_compare.txt" ] ||
+		echo "0	mtp_compare	$(tail -1 "$b/mtp_compare.err")" >"$b/mtp_compare.txt"
+	while IFS=$'\t' read -r ok pkt why; do
+		result $((1 - ok)) "mtp_module_agrees_$pkt" "$why"
+	done <"$b/mtp_compare.txt"
+else
+	result 1 "mtp_module_agrees" "mtp_decode did not build: $(head -1 "$b/mtp_decode.log")"
+fi
+
 # --- 5. sanitizers and fuzzing ----------------------------------------------
 # sanitized CMD...: run, and fail on a non-zero exit or any sanitizer report.
 sanitized() {
@@ -156,14 +179,17 @@ sanitized() {
 }
 if [ -n "$asan" ]; then
 	why=
-	for p in oracle bad; do
+	for p in oracle bad mtp; do
 		for o in -n -nv -nvv -nvvx; do
 			why=$(sanitized "$asan" $o -r "$b/$p.pcap") || break 2
 		done
 	done
+	[ -z "$why" ] && why=$(sanitized "$asan" -nvvx -T mtp -r "$b/mtp.pcap")
 	# The ASan binary must print what the normal one prints.
 	[ -z "$why" ] && ! "$asan" -nvv -r "$b/bad.pcap" 2>/dev/null |
 		cmp -s - "$t/xtp-bad-vv.out" && why="output differs from xtp-bad-vv.out"
+	[ -z "$why" ] && ! "$asan" -nvv -r "$b/mtp.pcap" 2>/dev/null |
+		cmp -s - "$t/mtp-vv.out" && why="output differs from mtp-vv.out"
 	result $([ -z "$why" ]; echo $?) "asan_golden_and_malformed_clean" "$why"
 
 	files=${FUZZ_FILES:-20} pkts=${FUZZ_PACKETS:-5000} seed=${FUZZ_SEED:-1}
@@ -181,6 +207,23 @@ if [ -n "$asan" ]; then
 	fi
 	result $([ -z "$why" ]; echo $?) \
 		"fuzz_asan_$((files * pkts))_packets_seed_$seed" "$why"
+
+	# MTP: mutated datagrams on the MTP port (and -T mtp on them).
+	files=${MTP_FUZZ_FILES:-10} pkts=${MTP_FUZZ_PACKETS:-5000}
+	why=
+	if python3 "$t/mkpcaps.py" mtpfuzz "$b/fuzz" "$files" "$pkts" "$seed" \
+		"$b/mtp.pcap"; then
+		for f in "$b"/fuzz/mtpfuzz-*.pcap; do
+			for o in -nvv -n "-nvvx -T mtp"; do
+				# shellcheck disable=SC2086  # o is a list of options
+				why=$(sanitized "$asan" $o -r "$f") || break 2
+			done
+		done
+	else
+		why="mkpcaps.py mtpfuzz failed"
+	fi
+	result $([ -z "$why" ]; echo $?) \
+		"fuzz_asan_mtp_$((files * pkts))_datagrams_seed_$seed" "$why"
 fi
 
 finish

@@ -5,9 +5,12 @@
  *
  *   xtpinject [-t first|cntl|diag] [-k KEY] [-p DPORT] [-s SRC] [-c] DST
  *   xtpinject -f FILE DST
+ *   xtpinject -t data -k KEY [-R] [-q SEQ] [-y SYNC] [-o OPTIONS] DST
  *
  * -s sets the FIRST's source host, -c corrupts the checksum; -f sends the
- * XTP packet in FILE as it is (a replay).  The packet is built by the module's own
+ * XTP packet in FILE as it is (a replay).  A DATA packet carries "data";
+ * -R sets the RETURN bit, -o the COMMAND option bits (hex); -S sends from
+ * that local address (bind).  The packet is built by the module's own
  * codec (net/xtp/wire.c).
  */
 #include <arpa/inet.h>
@@ -27,7 +30,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: xtpinject [-t first|cntl|diag] [-k KEY] [-p DPORT] [-s SRC] [-c] DST\n"
-		"       xtpinject -f FILE DST\n");
+		"       xtpinject -f FILE DST\n"
+		"       xtpinject -t data -k KEY [-R] [-q SEQ] [-y SYNC] [-o OPTS] DST\n");
 	exit(2);
 }
 
@@ -35,14 +39,17 @@ int main(int argc, char **argv)
 {
 	struct sockaddr_in dst = { .sin_family = AF_INET };
 	struct in_addr src = { 0 };
+	struct sockaddr_in from = { .sin_family = AF_INET };
 	const char *type = "first", *msg = "no listener", *file = NULL;
+	unsigned long long seq = 0;
+	unsigned int sync = 1, options = 0, ret = 0;
 	struct xtp_wire_pkt p;
 	int opt, fd, n, corrupt = 0;
 	unsigned long long key = 1257;
 	unsigned int dport = 9999;
 	u8 buf[512];
 
-	while ((opt = getopt(argc, argv, "t:k:p:s:cf:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:k:p:s:cf:Rq:y:o:S:")) != -1) {
 		switch (opt) {
 		case 't': type = optarg; break;
 		case 'k': key = strtoull(optarg, NULL, 0); break;
@@ -53,6 +60,14 @@ int main(int argc, char **argv)
 			break;
 		case 'c': corrupt = 1; break;
 		case 'f': file = optarg; break;
+		case 'R': ret = 1; break;
+		case 'S':
+			if (inet_pton(AF_INET, optarg, &from.sin_addr) != 1)
+				usage();
+			break;
+		case 'q': seq = strtoull(optarg, NULL, 0); break;
+		case 'y': sync = strtoul(optarg, NULL, 0); break;
+		case 'o': options = strtoul(optarg, NULL, 16); break;
 		default: usage();
 		}
 	}
@@ -94,6 +109,14 @@ int main(int argc, char **argv)
 		p.hdr.options = XTP_CMD_SREQ;
 		p.ctl.rseq = 24;
 		p.ctl.alloc = 90024;
+	} else if (!strcmp(type, "data")) {
+		p.hdr.key |= ret ? XTP_KEY_RETURN : 0;
+		p.hdr.pformat = XTP_PF_DATA;
+		p.hdr.options = options;
+		p.hdr.seq = seq;
+		p.hdr.sync = sync;
+		p.data = (const u8 *)"data";
+		p.data_len = 4;
 	} else if (!strcmp(type, "diag")) {
 		p.hdr.key |= XTP_KEY_RETURN;
 		p.hdr.pformat = XTP_PF_DIAG;
@@ -113,6 +136,11 @@ int main(int argc, char **argv)
 		buf[n - 1] ^= 0x01;
 send:
 	fd = socket(AF_INET, SOCK_RAW, IPPROTO_XTP);
+	if (fd >= 0 && from.sin_addr.s_addr &&
+	    bind(fd, (struct sockaddr *)&from, sizeof(from))) {
+		fprintf(stderr, "xtpinject: bind: %s\n", strerror(errno));
+		return 1;
+	}
 	if (fd < 0 || sendto(fd, buf, n, 0, (struct sockaddr *)&dst,
 			     sizeof(dst)) != n) {
 		fprintf(stderr, "xtpinject: %s\n", strerror(errno));

@@ -35,6 +35,13 @@
 #define MSG_XTP_WCLOSE	0x200
 
 /*
+ * sendmsg() flag: set DREQ on the last packet of this data: the peer
+ * confirms with a control packet once its application has read it.  The
+ * value is Linux's MSG_SYN, which no IPv4 transport uses.
+ */
+#define MSG_XTP_DREQ	0x400
+
+/*
  * Socket options at level SOL_XTP: the LinuxXTP thesis' Appendix A.  All
  * take an int unless noted; times are in milliseconds.
  */

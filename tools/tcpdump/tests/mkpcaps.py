@@ -12,6 +12,13 @@ capture (selftests/unit/oracle.c writes the golden and sample packets).
       the given captures' packets with random damage; deterministic for a
       given SEED
 
+  mkpcaps.py mtp OUT_PCAP
+      MTP datagrams over UDP (IPv4, one IPv6) from the vectors in MTP
+      below: requests, responses, error responses, every option, and
+      truncated and malformed ones; valid UDP checksums; names on stdout
+  mkpcaps.py mtpfuzz OUTDIR FILES PACKETS SEED PCAP...
+      as fuzz, for the MTP datagrams (UDP) of the given captures
+
 Only the standard library; LINKTYPE_RAW (101) in and out.
 """
 
@@ -297,12 +304,298 @@ def fuzz(outdir, files, packets, seed, pcaps):
         write_pcap('%s/fuzz-%03d.pcap' % (outdir, n), recs)
 
 
+# --- MTP over UDP ----------------------------------------------------------
+
+MTP_PORT = 8080         # tools/tcpdump/mtp-port.h
+MTP_HDR = 28
+MTP_VERSION = 0x30
+SINGLE, NOPAYLOAD, STREAM, SUPPRESS, NORESP = 1, 2, 4, 8, 0x10
+CLI = (198, 18, 0, 1)
+SRV = (198, 18, 0, 2)
+
+
+def udp(payload, sport, dport, src=CLI, dst=SRV, ulen=None, v6=False):
+    """A UDP datagram with a valid checksum inside IPv4, or IPv6 when v6;
+    ulen sets another UDP length field than the payload's."""
+    ulen = 8 + len(payload) if ulen is None else ulen
+    h = bytearray(struct.pack('>HHHH', sport, dport, ulen, 0))
+    if v6:
+        s6 = bytes.fromhex('20010db8000000000000000000000001')
+        d6 = bytes.fromhex('20010db8000000000000000000000002')
+        pseudo = s6 + d6 + struct.pack('>IxxxB', 8 + len(payload), 17)
+    else:
+        # As a receiver checks it: over the bytes the UDP length and the
+        # IP packet both cover (trailing bytes past a short UDP length are
+        # zeros, which do not change the sum).
+        pseudo = bytes(src) + bytes(dst) + struct.pack(
+            '>xBH', 17, min(ulen, 8 + len(payload)))
+    c = ~sum16(pseudo + bytes(h) + payload) & 0xffff
+    struct.pack_into('>H', h, 6, c or 0xffff)
+    if v6:
+        return struct.pack('>IHBB', 6 << 28, 8 + len(payload), 17, 64) + \
+            s6 + d6 + bytes(h) + payload
+    return ip4(bytes(h) + payload, proto=17, src=src, dst=dst)
+
+
+def mtp_hdr(version=MTP_VERSION, appver=0, opts=0, error=0, response=0,
+            action=0, flag=0, shift=0, reqid=0, channel=0, address=0,
+            rsize=0, limit=0, tag=0):
+    return struct.pack('>8BIIIIHH', version, appver, opts, error, response,
+                       action, flag, shift, reqid, channel, address, rsize,
+                       limit, tag)
+
+
+IDSTR = b'mtping - Linux MTP'
+FILE = bytes(range(256)) * 4
+
+# name, header fields, payload, direction ('q' client -> server, 'r' back),
+# extra: cut (bytes of the IP packet captured), ulen (UDP length field),
+# port (the server's port), v6.
+MTP = [
+    # mtping: IDSTR and PING, answered by the kernel or by mtping -s.
+    ('req_idstr_single', dict(opts=SINGLE, action=1, reqid=0x8f3a0c21,
+                              tag=1), b'', 'q', {}),
+    ('reply_idstr_single', dict(opts=SINGLE, response=1, action=1,
+                                reqid=0x8f3a0c21, rsize=len(IDSTR), tag=1),
+     IDSTR, 'r', {}),
+    ('req_ping_single', dict(opts=SINGLE, action=0, reqid=0x8f3a0c22,
+                             tag=2), b'', 'q', {}),
+    ('reply_ping_single', dict(opts=SINGLE, response=1, action=0,
+                               reqid=0x8f3a0c22, tag=2), b'', 'r', {}),
+    # mtpget/mtpd: a file in a multi-datagram transaction.
+    ('req_data_multi', dict(appver=3, action=4, flag=7, shift=10,
+                            reqid=0x00000001, limit=128, tag=3),
+     b'hello.txt', 'q', {}),
+    ('resp_data_first', dict(appver=3, opts=SUPPRESS, response=1, action=4,
+                             flag=7, reqid=1, channel=0x55667788,
+                             rsize=100000, limit=128, tag=3),
+     FILE, 'r', {}),
+    ('subreq_nopayload', dict(appver=3, opts=NOPAYLOAD, action=4, flag=7,
+                              shift=11, reqid=1, channel=0x55667788,
+                              address=4096, rsize=2048, limit=4, tag=4),
+     b'', 'q', {}),
+    ('resp_data_last', dict(appver=3, opts=SUPPRESS, response=1, action=4,
+                            flag=7, reqid=1, channel=0x55667788,
+                            address=99000, rsize=1000, limit=128, tag=4),
+     FILE[:1000], 'r', {}),
+    ('req_max_shift_limit', dict(action=4, shift=14, reqid=0xffffffff,
+                                 channel=0xffffffff, address=0xfffff000,
+                                 rsize=0x1000, limit=0xffff, tag=0xffff),
+     b'x' * 1024, 'q', {}),
+    # Streams.
+    ('resp_stream_nodata', dict(opts=STREAM, response=1, action=64,
+                                reqid=0x1234, channel=9), b'', 'r', {}),
+    ('resp_stream_data', dict(opts=STREAM | SUPPRESS, response=1,
+                              action=64, reqid=0x1234, channel=9,
+                              address=512, rsize=4096),
+     b'stream bytes', 'r', {}),
+    ('error_app_eod', dict(error=4, response=7, action=64, reqid=0x1234,
+                           channel=9, address=524, rsize=524), b'', 'r', {}),
+    ('req_stream_close', dict(action=64, shift=9, reqid=0x1234, channel=9,
+                              address=0xffffffff, rsize=0xffffffff),
+     b'', 'q', {}),
+    # Error responses, one of every class.
+    ('error_app_address', dict(opts=SINGLE, error=4, response=5, action=1,
+                               reqid=0x8f3a0c23, address=99), b'', 'r', {}),
+    ('error_app_action', dict(opts=SINGLE, error=4, response=2, action=99,
+                              reqid=0x8f3a0c24), b'', 'r', {}),
+    ('error_app_channel', dict(error=4, response=3, action=4, reqid=2,
+                               channel=0xdeadbeef), b'', 'r', {}),
+    ('error_app_code64', dict(error=4, response=64, action=70, reqid=3),
+     b'application said no', 'r', {}),
+    ('error_client_sys', dict(error=1, response=2, reqid=4), b'', 'r', {}),
+    ('error_net_expire', dict(error=2, response=7, reqid=5),
+     b'expired', 'r', {}),
+    ('error_server_rspsz', dict(error=3, response=5, action=4, reqid=6,
+                                limit=2), b'', 'r', {}),
+    ('error_route_3', dict(error=5, response=3, reqid=7), b'', 'r', {}),
+    ('error_server_unknown_code', dict(error=3, response=200, reqid=8),
+     b'', 'r', {}),
+    # Reply codes and actions.
+    ('reply_code_64', dict(opts=SINGLE, response=64, action=70, flag=255,
+                           reqid=9), b'ok', 'r', {}),
+    ('reply_code_2', dict(opts=SINGLE, response=2, action=12, reqid=10),
+     b'', 'r', {}),
+    ('req_every_action', dict(opts=SINGLE, action=5, reqid=11), b'', 'q',
+     {}),
+    ('req_forget', dict(opts=SINGLE | NORESP, action=10, flag=0x5a,
+                        reqid=12), b'note', 'q', {}),
+    ('resp_every_option', dict(opts=0x1f, response=1, action=2,
+                               reqid=13), b'', 'r', {}),
+    ('req_terminate', dict(opts=SINGLE, action=3, reqid=14), b'', 'q', {}),
+    ('req_grant_hold', dict(opts=SINGLE, action=6, reqid=15), b'', 'q', {}),
+    ('req_revoke', dict(opts=SINGLE, action=7, reqid=16), b'', 'q', {}),
+    ('req_hold', dict(opts=SINGLE, action=8, reqid=17), b'', 'q', {}),
+    ('req_resume', dict(opts=SINGLE, action=9, reqid=18), b'', 'q', {}),
+    ('req_reqkey', dict(opts=SINGLE, action=11, reqid=19), b'', 'q', {}),
+    ('req_stat', dict(opts=SINGLE, action=12, reqid=20), b'', 'q', {}),
+    ('req_ipv6', dict(opts=SINGLE, action=1, reqid=21), b'', 'q',
+     {'v6': True}),
+    # -T mtp: another port (printed as plain UDP without it).
+    ('req_other_port', dict(opts=SINGLE, action=1, reqid=22), b'', 'q',
+     {'port': 7777}),
+    ('reply_other_port', dict(opts=SINGLE, response=1, action=1,
+                              reqid=22, rsize=4), b'abcd', 'r',
+     {'port': 7777}),
+    # Truncated by the snapshot length, or shorter than the header.
+    ('trunc_in_reqid', dict(opts=SINGLE, action=1, reqid=23), b'', 'q',
+     {'cut': 20 + 8 + 10}),
+    ('trunc_in_limit', dict(opts=SINGLE, action=1, reqid=24), b'', 'q',
+     {'cut': 20 + 8 + 25}),
+    ('trunc_in_payload', dict(opts=SINGLE, response=1, action=1,
+                              reqid=25, rsize=18), IDSTR, 'r',
+     {'cut': 20 + 8 + 28 + 5}),
+    ('short_datagram_18', dict(opts=SINGLE, action=1, reqid=26), b'', 'q',
+     {'trim': 18}),
+    ('short_datagram_0', dict(), b'', 'q', {'trim': 0}),
+    ('udp_length_shorter', dict(opts=SINGLE, response=1, action=1,
+                                reqid=27, rsize=4), b'abcd\0\0\0\0', 'r',
+     {'ulen': 8 + 28 + 4}),
+    ('udp_length_longer', dict(opts=SINGLE, response=1, action=1,
+                               reqid=28, rsize=4), b'abcd', 'r',
+     {'ulen': 8 + 28 + 400}),
+    # Malformed: what the module drops.
+    ('bad_version_31', dict(version=0x31, opts=SINGLE, reqid=29), b'', 'q',
+     {}),
+    ('bad_version_0', dict(version=0), b'', 'q', {}),
+    ('reserved_option', dict(opts=SINGLE | 0x20, action=1, reqid=30), b'',
+     'q', {}),
+    ('reserved_options_all', dict(opts=0xff, response=1, reqid=31), b'',
+     'r', {}),
+    ('error_class_7', dict(error=7, response=1, reqid=32), b'', 'r', {}),
+    ('error_in_request', dict(error=4, response=0, reqid=33), b'', 'r', {}),
+    ('shift_20', dict(action=4, shift=20, reqid=34), b'', 'q', {}),
+    ('shift_0_multi', dict(action=4, shift=0, reqid=35), b'', 'q', {}),
+    ('request_payload_1025', dict(opts=SINGLE, action=4, reqid=36),
+     b'r' * 1025, 'q', {}),
+    ('nopayload_with_payload', dict(opts=NOPAYLOAD, action=4, shift=10,
+                                    reqid=37), b'x', 'q', {}),
+    ('request_range_past_4g', dict(action=4, shift=10, reqid=38,
+                                   address=0xffffff00, rsize=0x101), b'',
+     'q', {}),
+    ('response_payload_16385', dict(response=1, action=4, reqid=39,
+                                    rsize=0x7fffffff), b'\0' * 16385, 'r',
+     {}),
+    ('response_payload_past_rsize', dict(response=1, action=4, reqid=40,
+                                         rsize=10), b'y' * 11, 'r', {}),
+    ('response_past_4g', dict(response=1, action=4, reqid=41,
+                              address=0xfffffffe, rsize=0xffffffff),
+     b'zzz', 'r', {}),
+    ('error_text_1025', dict(error=4, response=6, reqid=42), b'e' * 1025,
+     'r', {}),
+    ('absurd_all_ones', dict(appver=255, opts=0x1f, response=255,
+                             action=255, flag=255, shift=255,
+                             reqid=0xffffffff, channel=0xffffffff,
+                             address=0xffffffff, rsize=0xffffffff,
+                             limit=0xffff, tag=0xffff),
+     b'\xff' * 40, 'r', {}),
+]
+
+
+def mtp_set():
+    out = []
+    for i, (name, hdr, payload, way, x) in enumerate(MTP):
+        m = mtp_hdr(**hdr) + payload
+        if 'trim' in x:
+            m = m[:x['trim']]
+        port = x.get('port', MTP_PORT)
+        cport = 40000 + i
+        if way == 'q':
+            ip = udp(m, cport, port, CLI, SRV, x.get('ulen'), x.get('v6'))
+        else:
+            ip = udp(m, port, cport, SRV, CLI, x.get('ulen'), x.get('v6'))
+        if 'cut' in x:
+            out.append((name, ip[:x['cut']], len(ip)))
+        else:
+            out.append((name, ip, len(ip)))
+    return out
+
+
+MTP_HOT = [(0, 1), (2, 1), (3, 1), (4, 1), (5, 1), (7, 1), (16, 4),
+           (20, 4), (24, 2)]
+MTP_EDGE = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 14, 15, 16, 0x1f, 0x20, 0x30,
+            0x31, 0x40, 0x7f, 0x80, 0xff, 0x100, 0x3ff, 0x400, 0x401,
+            0x4000, 0x4001, 0xffff, 0xfffffffe, 0xffffffff]
+
+
+def mtp_mutate(rng, m):
+    m = bytearray(m)
+    for _ in range(rng.randint(1, 4)):
+        op = rng.randrange(6)
+        if not m:
+            m = bytearray(rng.randbytes(rng.randint(1, 40)))
+        if op == 0:
+            m[rng.randrange(len(m))] ^= 1 << rng.randrange(8)
+        elif op == 1:
+            m[rng.randrange(len(m))] = rng.randrange(256)
+        elif op in (2, 3):
+            off, size = rng.choice(MTP_HOT)
+            if off + size <= len(m):
+                v = rng.choice(MTP_EDGE) & ((1 << (8 * size)) - 1)
+                m[off:off + size] = v.to_bytes(size, 'big')
+        elif op == 4:
+            m = m[:rng.randrange(len(m) + 1)]
+        else:
+            m += rng.randbytes(rng.randint(1, 64))
+    return bytes(m)
+
+
+def udp_payload(ip):
+    """The UDP payload of an IPv4 or IPv6 packet, or None."""
+    if len(ip) >= 28 and ip[0] >> 4 == 4 and ip[9] == 17:
+        return ip[(ip[0] & 0xf) * 4 + 8:]
+    if len(ip) >= 48 and ip[0] >> 4 == 6 and ip[6] == 17:
+        return ip[48:]
+    return None
+
+
+def mtp_fuzz(outdir, files, packets, seed, pcaps):
+    base = []
+    for p in pcaps:
+        for _, ip, _ in read_pcap(p):
+            m = udp_payload(ip)
+            if m is not None:
+                base.append(m)
+    rng = random.Random(seed)
+    for n in range(files):
+        recs = []
+        for _ in range(packets):
+            m = mtp_mutate(rng, rng.choice(base))
+            ports = (40000, MTP_PORT) if rng.random() < 0.5 else \
+                (MTP_PORT, 40000)
+            r = rng.random()
+            ulen = None
+            if r < 0.1:                  # UDP length field damaged
+                ulen = rng.choice([0, 1, 7, 8, 9, 35, 36, 37, 0xffff,
+                                   rng.randrange(65536)])
+            ip = udp(m, *ports, ulen=ulen, v6=rng.random() < 0.1)
+            r = rng.random()
+            if r < 0.2:                  # cut by the snapshot length
+                recs.append((ip[:rng.randrange(20, len(ip) + 1)], len(ip)))
+            elif r < 0.3 and ip[0] >> 4 == 4:   # IP length damaged
+                ip = bytearray(ip)
+                struct.pack_into('>H', ip, 2, rng.randrange(20, len(ip) + 1))
+                recs.append((bytes(ip), len(ip)))
+            else:
+                recs.append((ip, len(ip)))
+        write_pcap('%s/mtpfuzz-%03d.pcap' % (outdir, n), recs)
+
+
 def main(argv):
     if len(argv) == 4 and argv[1] == 'bad':
         recs = bad_set(read_pcap(argv[2]))
         write_pcap(argv[3], [(ip, orig) for _, ip, orig in recs])
         for i, (name, _, _) in enumerate(recs):
             print('%d\t%s' % (i + 1, name))
+        return 0
+    if len(argv) == 3 and argv[1] == 'mtp':
+        recs = mtp_set()
+        write_pcap(argv[2], [(ip, orig) for _, ip, orig in recs])
+        for i, (name, _, _) in enumerate(recs):
+            print('%d\t%s' % (i + 1, name))
+        return 0
+    if len(argv) >= 7 and argv[1] == 'mtpfuzz':
+        mtp_fuzz(argv[2], int(argv[3]), int(argv[4]), int(argv[5]), argv[6:])
         return 0
     if len(argv) >= 7 and argv[1] == 'fuzz':
         fuzz(argv[2], int(argv[3]), int(argv[4]), int(argv[5]), argv[6:])

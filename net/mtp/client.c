@@ -1,0 +1,1159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MTP client transactions.  All transaction state lives here, at the
+ * client: the request is repeated until something answers, the object is
+ * fetched with subrequests for the ranges still missing, the window
+ * (flow.c) bounds the bytes requested and not yet received, and ranges
+ * that do not arrive within the repeat interval are declared lost and
+ * asked for again.  Data is delivered to the socket's receive queue in
+ * object order as it becomes contiguous.
+ *
+ * Locking: everything under mtp_sock.lock; datagrams to send are
+ * collected on a list and sent by the caller after unlocking.
+ */
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+#include <linux/uio.h>
+#include <net/sock.h>
+
+#include "compat.h"
+#include "mtp.h"
+
+#define MTP_MAX_RANGES		512	/* in-transit ranges per transaction */
+#define MTP_TAGS		64	/* send times remembered, by tag */
+#define MTP_STOP_MS		1000	/* ABORT_STOP expires within this */
+
+enum mtp_txn_state {
+	MTP_TS_FIRST,		/* waiting for the first response */
+	MTP_TS_FLOWING,		/* fetching the object */
+	MTP_TS_CLOSING,		/* stream: close request sent */
+	MTP_TS_DONE,
+};
+
+/**
+ * struct mtp_range - object bytes requested and not yet received
+ * @node: in &mtp_ctxn.transit, sorted by @start
+ * @start: first byte
+ * @end: byte after the last
+ * @sent: when the request went out
+ * @nodata: the server had no data for it yet (stream): not a loss
+ */
+struct mtp_range {
+	struct list_head node;
+	u64 start;
+	u64 end;
+	unsigned long sent;
+	bool nodata;
+};
+
+/**
+ * struct mtp_ctxn - a client transaction
+ * @hnode: in &mtp_sock.ctxn
+ * @ref: references: the table, the armed timer, running code
+ * @ms: socket, referenced
+ * @timer: repeat, loss and expiry timer
+ * @reqid: transaction id
+ * @daddr: server address
+ * @dport: server port
+ * @state: &enum mtp_txn_state
+ * @single: single-datagram transaction
+ * @suppress: subrequests go without payload
+ * @stream: the object is a stream
+ * @stopping: MTP_ABORT_STOP: no more subrequests
+ * @in_pump: guards against recursion from delivery
+ * @action: action
+ * @flag: flag
+ * @appversion: our application version; @peer_appver the server's
+ * @peer_appver: server's application version
+ * @channel: current channel
+ * @address: requested address
+ * @rsize: requested size, 0 for all
+ * @user: application cookie
+ * @end: object end, U64_MAX while unknown
+ * @next: all bytes below were delivered
+ * @hiwat: all bytes below were requested at least once
+ * @transit: bytes requested, not yet received nor declared lost
+ * @srv_limit: server's bytes per request, 0 for none
+ * @transit_list: &struct mtp_range, in transit
+ * @nranges: entries on @transit_list
+ * @ooo: received skbs beyond @next, sorted, not overlapping
+ * @flow: window and datagram size
+ * @rtt: round-trip times
+ * @repeat_ms: repeat interval
+ * @expire_ms: expiry
+ * @init_limit: limit field of the initial request
+ * @init_shift: dgram_shift of the initial request
+ * @last_tx: when the initial request was last sent
+ * @last_rx: when the last valid response arrived
+ * @stop_at: MTP_ABORT_STOP deadline
+ * @start: start time
+ * @tag: next request tag
+ * @tag_sent: send time of each recent tag, 0 if ambiguous
+ * @resp: error, response, action, flag of the latest response
+ * @requests: request datagrams sent
+ * @repeats: of those, repeats
+ * @duplicates: responses that brought nothing new
+ * @losses: ranges declared lost
+ * @final: preallocated completion message
+ * @plen: request payload length
+ * @payload: request payload, for repeats and subrequests
+ */
+struct mtp_ctxn {
+	struct hlist_node hnode;
+	refcount_t ref;
+	struct mtp_sock *ms;
+	struct timer_list timer;
+	u32 reqid;
+	__be32 daddr;
+	__be16 dport;
+	u8 state;
+	bool single;
+	bool suppress;
+	bool stream;
+	bool stopping;
+	bool in_pump;
+	u8 action;
+	u8 flag;
+	u8 appversion;
+	u8 peer_appver;
+	u32 channel;
+	u32 address;
+	u32 rsize;
+	u64 user;
+	u64 end;
+	u64 next;
+	u64 hiwat;
+	u32 transit;
+	u32 srv_limit;
+	struct list_head transit_list;
+	unsigned int nranges;
+	struct sk_buff_head ooo;
+	struct mtp_flow flow;
+	struct mtp_rtt rtt;
+	u32 repeat_ms;
+	u32 expire_ms;
+	u16 init_limit;
+	u8 init_shift;
+	unsigned long last_tx;
+	unsigned long last_rx;
+	unsigned long stop_at;
+	ktime_t start;
+	u16 tag;
+	ktime_t tag_sent[MTP_TAGS];
+	u8 resp[4];
+	u32 requests;
+	u32 repeats;
+	u32 duplicates;
+	u32 losses;
+	struct sk_buff *final;
+	u16 plen;
+	u8 payload[MTP_SIZE_REQUEST];
+};
+
+static struct kmem_cache *mtp_range_cache;
+
+static struct net *mtp_txn_net(const struct mtp_ctxn *t)
+{
+	return sock_net(mtp_to_sk(t->ms));
+}
+
+static void mtp_txn_put(struct mtp_ctxn *t)
+{
+	if (!refcount_dec_and_test(&t->ref))
+		return;
+	kfree_skb(t->final);
+	sock_put(mtp_to_sk(t->ms));
+	kfree(t);
+}
+
+static struct mtp_ctxn *mtp_txn_find(struct mtp_sock *ms, u32 reqid)
+{
+	struct mtp_ctxn *t;
+
+	hash_for_each_possible(ms->ctxn, t, hnode, reqid)
+		if (t->reqid == reqid)
+			return t;
+	return NULL;
+}
+
+/* ---- sending ---------------------------------------------------------- */
+
+static void mtp_txn_send(struct mtp_ctxn *t, u32 addr, u32 rsize, u16 limit,
+			 u8 shift, u16 tag, bool repeat,
+			 struct sk_buff_head *out)
+{
+	struct net *net = mtp_txn_net(t);
+	struct mtp_wire_msg m = {
+		.appversion = t->appversion,
+		.action = t->action,
+		.flag = t->flag,
+		.dgram_shift = t->single ? 0 : shift,
+		.reqid = t->reqid,
+		.channel = t->channel,
+		.address = addr,
+		.rsize = rsize,
+		.limit = limit,
+		.tag = tag,
+	};
+	u32 plen = t->plen;
+	struct sk_buff *skb;
+
+	if (t->single)
+		m.options |= MTP_OPT_SINGLE;
+	if (t->suppress && t->state != MTP_TS_FIRST) {
+		m.options |= MTP_OPT_NOPAYLOAD;
+		plen = 0;
+	}
+	skb = mtp_alloc_msg(&m, t->payload, plen, t->daddr, t->dport,
+			    GFP_ATOMIC);
+	if (!skb) {
+		MTP_INC_STATS(net, MTP_MIB_OUTERRORS);
+		return;
+	}
+	__skb_queue_tail(out, skb);
+	t->requests++;
+	MTP_INC_STATS(net, MTP_MIB_OUTREQUESTS);
+	if (repeat) {
+		t->repeats++;
+		MTP_INC_STATS(net, MTP_MIB_OUTREPEATS);
+	}
+}
+
+static void mtp_txn_send_initial(struct mtp_ctxn *t, bool repeat,
+				 struct sk_buff_head *out)
+{
+	/* A repeat is identical, so its answer cannot be timed. */
+	t->tag_sent[0] = repeat ? 0 : ktime_get();
+	t->last_tx = jiffies;
+	mtp_txn_send(t, t->address, t->rsize, t->init_limit, t->init_shift, 0,
+		     repeat, out);
+}
+
+/* ---- range bookkeeping ------------------------------------------------ */
+
+static void mtp_range_free(struct mtp_ctxn *t, struct mtp_range *r)
+{
+	list_del(&r->node);
+	t->nranges--;
+	kmem_cache_free(mtp_range_cache, r);
+}
+
+/* Remove [s, e) from the ranges in transit; the bytes no longer count. */
+static void mtp_transit_remove(struct mtp_ctxn *t, u64 s, u64 e)
+{
+	struct mtp_range *r, *tmp;
+
+	list_for_each_entry_safe(r, tmp, &t->transit_list, node) {
+		u64 os, oe;
+
+		if (r->start >= e)
+			break;
+		if (r->end <= s)
+			continue;
+		os = max(r->start, s);
+		oe = min(r->end, e);
+		t->transit -= oe - os;
+		if (os == r->start && oe == r->end) {
+			mtp_range_free(t, r);
+		} else if (os == r->start) {
+			r->start = oe;
+		} else if (oe == r->end) {
+			r->end = os;
+		} else {
+			struct mtp_range *n;
+
+			/* The middle arrived first: split. */
+			n = kmem_cache_alloc(mtp_range_cache, GFP_ATOMIC);
+			if (!n || t->nranges >= MTP_MAX_RANGES) {
+				/* Forget the tail; it becomes a gap. */
+				if (n)
+					kmem_cache_free(mtp_range_cache, n);
+				t->transit -= r->end - oe;
+				r->end = os;
+				continue;
+			}
+			*n = *r;
+			n->start = oe;
+			r->end = os;
+			list_add(&n->node, &r->node);
+			t->nranges++;
+		}
+	}
+}
+
+/* Cut every range in transit to @limit bytes: the rest will not come. */
+static void mtp_transit_cut(struct mtp_ctxn *t, u32 limit, u64 end)
+{
+	struct mtp_range *r, *tmp;
+
+	list_for_each_entry_safe(r, tmp, &t->transit_list, node) {
+		u64 e = r->end;
+
+		if (limit && r->end - r->start > limit)
+			e = r->start + limit;
+		if (e > end)
+			e = end;
+		if (e <= r->start) {
+			t->transit -= r->end - r->start;
+			mtp_range_free(t, r);
+		} else if (e < r->end) {
+			t->transit -= r->end - e;
+			r->end = e;
+		}
+	}
+	if (t->hiwat > end)
+		t->hiwat = end;
+}
+
+/* Forget every range in transit: all of them are to be asked again. */
+static void mtp_transit_clear(struct mtp_ctxn *t)
+{
+	struct mtp_range *r, *tmp;
+
+	list_for_each_entry_safe(r, tmp, &t->transit_list, node)
+		mtp_range_free(t, r);
+	t->transit = 0;
+}
+
+static bool mtp_transit_add(struct mtp_ctxn *t, u64 s, u64 e)
+{
+	struct mtp_range *r, *pos;
+
+	if (t->nranges >= MTP_MAX_RANGES)
+		return false;
+	r = kmem_cache_alloc(mtp_range_cache, GFP_ATOMIC);
+	if (!r)
+		return false;
+	r->start = s;
+	r->end = e;
+	r->sent = jiffies;
+	r->nodata = false;
+	list_for_each_entry_reverse(pos, &t->transit_list, node)
+		if (pos->start < s)
+			break;
+	list_add(&r->node, &pos->node);
+	t->nranges++;
+	t->transit += e - s;
+	return true;
+}
+
+/*
+ * The lowest bytes at or above @next that are neither received nor in
+ * transit, below min(hiwat, end); beyond hiwat everything is missing.
+ */
+static bool mtp_find_gap(struct mtp_ctxn *t, u64 *gs, u64 *ge)
+{
+	u64 lim = min(t->hiwat, t->end), pos = t->next;
+	struct sk_buff *skb = skb_peek(&t->ooo);
+	struct mtp_range *r;
+
+	r = list_first_entry_or_null(&t->transit_list, struct mtp_range, node);
+	while (pos < lim) {
+		u64 next_start = lim;
+
+		while (skb && (u64)MTP_SKB_CB(skb)->pos + MTP_SKB_CB(skb)->len
+			      <= pos)
+			skb = skb_queue_is_last(&t->ooo, skb) ? NULL :
+			      skb->next;
+		while (r && r->end <= pos)
+			r = list_is_last(&r->node, &t->transit_list) ? NULL :
+			    list_next_entry(r, node);
+		if (skb && MTP_SKB_CB(skb)->pos <= pos) {
+			pos = (u64)MTP_SKB_CB(skb)->pos + MTP_SKB_CB(skb)->len;
+			continue;
+		}
+		if (r && r->start <= pos) {
+			pos = r->end;
+			continue;
+		}
+		if (skb)
+			next_start = min_t(u64, next_start, MTP_SKB_CB(skb)->pos);
+		if (r)
+			next_start = min(next_start, r->start);
+		*gs = pos;
+		*ge = next_start;
+		return true;
+	}
+	if (t->hiwat < t->end) {
+		*gs = max(t->hiwat, pos);
+		*ge = t->end;
+		return *gs < *ge;
+	}
+	return false;
+}
+
+static bool mtp_rx_room(struct mtp_ctxn *t)
+{
+	struct sock *sk = mtp_to_sk(t->ms);
+
+	return atomic_read(&sk->sk_rmem_alloc) < READ_ONCE(sk->sk_rcvbuf) / 2;
+}
+
+/* Issue subrequests while the window has room. */
+static void mtp_txn_pump(struct mtp_ctxn *t, struct sk_buff_head *out)
+{
+	u32 dgram = t->flow.dgram;
+	u64 gs, ge;
+
+	bool room = mtp_rx_room(t);
+
+	if (t->state != MTP_TS_FLOWING || t->stopping)
+		return;
+	while (t->transit < t->flow.window && mtp_find_gap(t, &gs, &ge)) {
+		u64 ext = min_t(u64, ge - gs, t->flow.window - t->transit);
+		bool repeat = gs < t->hiwat;
+		u16 tag;
+
+		/*
+		 * With the receive queue half full, only fill holes: that
+		 * is what lets the data behind them be delivered.
+		 */
+		if (!room && !repeat)
+			break;
+
+		if (t->srv_limit)
+			ext = min_t(u64, ext, t->srv_limit);
+		ext = min_t(u64, ext, MTP_WIRE_LIMIT_MAX);
+		/* No subrequests smaller than a datagram but at the tail. */
+		if (ext < min_t(u64, dgram, ge - gs))
+			break;
+		if (!mtp_transit_add(t, gs, gs + ext))
+			break;
+		tag = ++t->tag;
+		if (!tag)
+			tag = ++t->tag;		/* 0 is the initial request */
+		t->tag_sent[tag % MTP_TAGS] = ktime_get();
+		mtp_txn_send(t, (u32)gs, (u32)ext, mtp_wire_limit_units(ext),
+			     mtp_flow_shift(&t->flow), tag, repeat, out);
+		if (gs + ext > t->hiwat)
+			t->hiwat = gs + ext;
+	}
+}
+
+/* ---- delivery and completion ------------------------------------------ */
+
+static void mtp_txn_timer_stop(struct mtp_ctxn *t)
+{
+	if (timer_delete(&t->timer))
+		refcount_dec(&t->ref);	/* never the last: the caller has one */
+}
+
+static void mtp_txn_fill_info(struct mtp_ctxn *t, struct mtp_info *info)
+{
+	info->reqid = t->reqid;
+	info->flags = (t->single ? MTP_INFO_SINGLE : 0) |
+		      (t->stream ? MTP_INFO_STREAM : 0) |
+		      (t->suppress ? MTP_INFO_SUPPRESS : 0);
+	info->error = t->resp[0];
+	info->response = t->resp[1];
+	info->action = t->resp[2];
+	info->flag = t->resp[3];
+	info->mtpversion = MTP_WIRE_VERSION;
+	info->appversion = t->peer_appver;
+	info->channel = t->channel;
+	info->address = t->address;
+	info->rsize = t->end != U64_MAX ? (u32)(t->end - t->address) : 0;
+	info->limit = t->srv_limit;
+	info->size = (u32)(t->next - t->address);
+	info->user = t->user;
+	info->requests = t->requests;
+	info->repeats = t->repeats;
+	info->duplicates = t->duplicates;
+	info->losses = t->losses;
+	info->rtt_avg_us = mtp_rtt_avg(&t->rtt);
+	info->rtt_min_us = t->rtt.min_us;
+	info->window_min = t->flow.win_min;
+	info->window_max = t->flow.win_max;
+	info->etime_ms = ktime_ms_delta(ktime_get(), t->start);
+	info->dgram = t->flow.dgram;
+}
+
+static void mtp_txn_unlink(struct mtp_ctxn *t)
+{
+	t->state = MTP_TS_DONE;
+	hash_del(&t->hnode);
+	t->ms->nctxn--;
+	mtp_txn_timer_stop(t);
+	mtp_transit_clear(t);
+	__skb_queue_purge(&t->ooo);
+}
+
+/* Remove queued, unread pieces of a destroyed transaction. */
+static void mtp_purge_pieces(struct sock *sk, u32 reqid)
+{
+	struct sk_buff *skb, *tmp;
+	struct sk_buff_head gone;
+	unsigned long flags;
+
+	__skb_queue_head_init(&gone);
+	spin_lock_irqsave(&sk->sk_receive_queue.lock, flags);
+	skb_queue_walk_safe(&sk->sk_receive_queue, skb, tmp) {
+		if (MTP_SKB_CB(skb)->reqid == reqid &&
+		    MTP_SKB_CB(skb)->kind == MTP_SKB_PIECE) {
+			__skb_unlink(skb, &sk->sk_receive_queue);
+			__skb_queue_tail(&gone, skb);
+		}
+	}
+	spin_unlock_irqrestore(&sk->sk_receive_queue.lock, flags);
+	__skb_queue_purge(&gone);
+}
+
+/*
+ * End the transaction.  @error 0 is success; otherwise the class and
+ * @code go to the application with the final message, unless @silent.
+ */
+static void mtp_txn_complete(struct mtp_ctxn *t, u8 error, u8 code,
+			     bool silent)
+{
+	struct net *net = mtp_txn_net(t);
+	struct sk_buff *skb = t->final;
+	struct mtp_info *info;
+
+	if (t->state == MTP_TS_DONE)
+		return;
+	if (error) {
+		t->resp[0] = error;
+		t->resp[1] = code;
+		MTP_INC_STATS(net, MTP_MIB_TXNFAILED);
+		if (error == MTP_ERR_NET && code == MTP_ERR_NET_EXPIRE)
+			MTP_INC_STATS(net, MTP_MIB_TXNEXPIRED);
+	} else {
+		MTP_INC_STATS(net, MTP_MIB_TXNDONE);
+	}
+	mtp_txn_unlink(t);
+	if (silent) {
+		mtp_purge_pieces(mtp_to_sk(t->ms), t->reqid);
+	} else {
+		t->final = NULL;
+		info = (struct mtp_info *)skb->data;
+		memset(info, 0, sizeof(*info));
+		mtp_txn_fill_info(t, info);
+		info->flags |= MTP_INFO_FINAL;
+		MTP_SKB_CB(skb)->kind = MTP_SKB_INFO;
+		MTP_SKB_CB(skb)->reqid = t->reqid;
+		MTP_SKB_CB(skb)->addr = t->daddr;
+		MTP_SKB_CB(skb)->port = t->dport;
+		MTP_SKB_CB(skb)->off = sizeof(*info);
+		MTP_SKB_CB(skb)->len = 0;
+		mtp_queue_rcv(t->ms, skb);
+	}
+	mtp_txn_put(t);		/* the table's reference */
+}
+
+/* Hand contiguous data at @next to the application. */
+static void mtp_txn_deliver(struct mtp_ctxn *t)
+{
+	struct sk_buff *skb;
+
+	while ((skb = skb_peek(&t->ooo)) && MTP_SKB_CB(skb)->pos == t->next) {
+		__skb_unlink(skb, &t->ooo);
+		t->next += MTP_SKB_CB(skb)->len;
+		MTP_SKB_CB(skb)->kind = MTP_SKB_PIECE;
+		MTP_SKB_CB(skb)->addr = t->daddr;
+		MTP_SKB_CB(skb)->port = t->dport;
+		MTP_SKB_CB(skb)->req_addr = t->address;
+		mtp_queue_rcv(t->ms, skb);
+	}
+}
+
+/*
+ * Keep the new part of a response's data [s, e), which is at @off in
+ * @skb, among the out-of-order data.  Return: new bytes; 0 means the skb
+ * was a duplicate and has been freed.
+ */
+static u32 mtp_txn_store(struct mtp_ctxn *t, struct sk_buff *skb, u64 s,
+			 u64 e, u32 off)
+{
+	u64 a = s;
+	struct sk_buff *x, *tmp, *before = NULL;
+
+	if (s < t->next)
+		s = t->next;
+	skb_queue_walk_safe(&t->ooo, x, tmp) {
+		u64 xs = MTP_SKB_CB(x)->pos, xe = xs + MTP_SKB_CB(x)->len;
+
+		if (xe <= s)
+			continue;
+		if (xs >= e) {
+			before = x;
+			break;
+		}
+		if (xs <= s) {
+			s = xe;
+			if (s >= e)
+				break;
+			continue;
+		}
+		if (xe >= e) {
+			e = xs;
+			before = x;
+			break;
+		}
+		/* x lies inside the new data: the new skb replaces it */
+		__skb_unlink(x, &t->ooo);
+		kfree_skb(x);
+	}
+	if (s >= e) {
+		kfree_skb(skb);
+		return 0;
+	}
+	MTP_SKB_CB(skb)->pos = (u32)s;
+	MTP_SKB_CB(skb)->off = off + (u32)(s - a);
+	MTP_SKB_CB(skb)->len = (u32)(e - s);
+	MTP_SKB_CB(skb)->reqid = t->reqid;
+	if (before)
+		__skb_queue_before(&t->ooo, before, skb);
+	else
+		__skb_queue_tail(&t->ooo, skb);
+	return (u32)(e - s);
+}
+
+/* ---- timer -------------------------------------------------------------- */
+
+static void mtp_txn_arm(struct mtp_ctxn *t)
+{
+	unsigned long when = t->last_rx + msecs_to_jiffies(t->expire_ms);
+	unsigned long rep = msecs_to_jiffies(t->repeat_ms);
+	struct mtp_range *r;
+
+	if (t->state == MTP_TS_FIRST || t->state == MTP_TS_CLOSING) {
+		if (time_before(t->last_tx + rep, when))
+			when = t->last_tx + rep;
+	}
+	list_for_each_entry(r, &t->transit_list, node)
+		if (time_before(r->sent + rep, when))
+			when = r->sent + rep;
+	if (t->stopping && time_before(t->stop_at, when))
+		when = t->stop_at;
+	if (!mod_timer(&t->timer, when))
+		refcount_inc(&t->ref);
+}
+
+static void mtp_txn_timeout(struct mtp_ctxn *t, struct sk_buff_head *out)
+{
+	unsigned long now = jiffies, rep = msecs_to_jiffies(t->repeat_ms);
+	struct net *net = mtp_txn_net(t);
+	struct mtp_range *r, *tmp;
+
+	if (time_after_eq(now, t->last_rx + msecs_to_jiffies(t->expire_ms))) {
+		mtp_txn_complete(t, MTP_ERR_NET, MTP_ERR_NET_EXPIRE, false);
+		return;
+	}
+	if (t->stopping && (time_after_eq(now, t->stop_at) || !t->transit)) {
+		mtp_txn_complete(t, MTP_ERR_NET, MTP_ERR_NET_EXPIRE, false);
+		return;
+	}
+	if (t->state == MTP_TS_FIRST || t->state == MTP_TS_CLOSING) {
+		if (time_after_eq(now, t->last_tx + rep)) {
+			if (t->state == MTP_TS_FIRST) {
+				mtp_txn_send_initial(t, true, out);
+			} else {
+				t->last_tx = now;
+				mtp_txn_send(t, MTP_STREAM_CLOSE,
+					     MTP_STREAM_CLOSE, 0,
+					     mtp_flow_shift(&t->flow), 0, true,
+					     out);
+			}
+		}
+	}
+	list_for_each_entry_safe(r, tmp, &t->transit_list, node) {
+		u32 len = (u32)(r->end - r->start);
+
+		if (time_before(now, r->sent + rep))
+			continue;
+		t->transit -= len;
+		if (!r->nodata) {
+			t->losses++;
+			MTP_INC_STATS(net, MTP_MIB_LOSSES);
+			mtp_flow_lost(&t->flow, len);
+		}
+		mtp_range_free(t, r);
+	}
+	mtp_txn_pump(t, out);
+}
+
+static void mtp_txn_timer(struct timer_list *tl)
+{
+	struct mtp_ctxn *t = mtp_timer_owner(t, tl, timer);
+	struct mtp_sock *ms = t->ms;
+	struct sk_buff_head out;
+
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&ms->lock);
+	if (t->state != MTP_TS_DONE && !timer_pending(&t->timer)) {
+		mtp_txn_timeout(t, &out);
+		if (t->state != MTP_TS_DONE)
+			mtp_txn_arm(t);
+	}
+	spin_unlock_bh(&ms->lock);
+	mtp_xmit_list(ms, &out);
+	mtp_txn_put(t);		/* the timer's reference */
+}
+
+/* ---- input ---------------------------------------------------------------- */
+
+static void mtp_txn_rtt(struct mtp_ctxn *t, u16 tag)
+{
+	ktime_t sent = t->tag_sent[tag % MTP_TAGS];
+	struct mtp_net *mn = mtp_net(mtp_txn_net(t));
+	s64 us;
+
+	if (!sent)
+		return;
+	/* Tags wrap: ignore a tag that is not among the recent ones. */
+	if ((u16)(t->tag - tag) >= MTP_TAGS)
+		return;
+	us = ktime_us_delta(ktime_get(), sent);
+	if (us < 0)
+		return;
+	mtp_rtt_sample(&t->rtt, (u32)min_t(s64, us, MTP_RTT_MAX_US));
+	t->repeat_ms = mtp_rtt_repeat_ms(&t->rtt, t->repeat_ms,
+					 READ_ONCE(mn->repeat_min_ms));
+}
+
+/* Everything is here: done, or for a stream, say goodbye first. */
+static void mtp_txn_check_done(struct mtp_ctxn *t, struct sk_buff_head *out)
+{
+	if (t->next < t->end || t->state == MTP_TS_DONE)
+		return;
+	if (t->stream && t->state != MTP_TS_CLOSING) {
+		t->state = MTP_TS_CLOSING;
+		t->last_tx = jiffies;
+		mtp_txn_send(t, MTP_STREAM_CLOSE, MTP_STREAM_CLOSE, 0,
+			     mtp_flow_shift(&t->flow), 0, false, out);
+		return;
+	}
+	if (!t->stream)
+		mtp_txn_complete(t, 0, 0, false);
+}
+
+static void mtp_txn_error(struct mtp_ctxn *t, const struct mtp_wire_msg *m,
+			  struct sk_buff_head *out)
+{
+	if (m->error == MTP_ERR_APP && m->response == MTP_ERR_APP_CHANNEL &&
+	    t->suppress) {
+		/* The server lost the channel: send the payload again. */
+		t->suppress = false;
+		mtp_transit_clear(t);
+		mtp_txn_pump(t, out);
+		return;
+	}
+	if (t->stream && m->error == MTP_ERR_APP &&
+	    m->response == MTP_ERR_APP_EOD) {
+		t->end = max_t(u64, (u64)m->rsize, t->next);
+		mtp_transit_cut(t, 0, t->end);
+		mtp_txn_check_done(t, out);
+		return;
+	}
+	mtp_txn_complete(t, m->error, m->response, false);
+}
+
+/**
+ * mtp_client_rcv() - a response datagram for this socket
+ * @ms: socket, locked
+ * @skb: the datagram, data at the MTP header; consumed
+ * @m: its decoded header
+ * @saddr: sender
+ * @sport: sender's port
+ * @out: datagrams to send after unlocking
+ */
+void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
+		    const struct mtp_wire_msg *m, __be32 saddr, __be16 sport,
+		    struct sk_buff_head *out)
+{
+	struct sock *sk = mtp_to_sk(ms);
+	struct net *net = sock_net(sk);
+	struct mtp_ctxn *t = mtp_txn_find(ms, m->reqid);
+	u64 s, e;
+	u32 got;
+
+	if (!t || t->daddr != saddr || t->dport != sport ||
+	    t->state == MTP_TS_DONE) {
+		MTP_INC_STATS(net, MTP_MIB_INNOTXN);
+		kfree_skb(skb);
+		return;
+	}
+	MTP_INC_STATS(net, MTP_MIB_INRESPONSES);
+	t->last_rx = jiffies;
+	t->peer_appver = m->appversion;
+	mtp_txn_rtt(t, m->tag);
+	if (m->error) {
+		kfree_skb(skb);
+		mtp_txn_error(t, m, out);
+		goto rearm;
+	}
+	t->resp[0] = 0;
+	t->resp[1] = m->response;
+	t->resp[2] = m->action;
+	t->resp[3] = m->flag;
+	t->channel = m->channel;
+
+	if (t->state == MTP_TS_CLOSING) {
+		kfree_skb(skb);
+		if (m->address == MTP_STREAM_CLOSE || !m->payload_len)
+			mtp_txn_complete(t, 0, 0, false);
+		goto rearm;
+	}
+	if (atomic_read(&sk->sk_rmem_alloc) > 2 * READ_ONCE(sk->sk_rcvbuf)) {
+		MTP_INC_STATS(net, MTP_MIB_INRCVBUFERRORS);
+		kfree_skb(skb);
+		goto rearm;
+	}
+	skb_set_owner_r(skb, sk);
+
+	if (t->single) {
+		/* The first valid response is the whole response. */
+		t->address = m->address;	/* opaque: reported as sent */
+		t->next = m->address;
+		t->end = (u64)m->address + m->rsize;
+		MTP_SKB_CB(skb)->pos = m->address;
+		MTP_SKB_CB(skb)->off = MTP_WIRE_HDR_LEN;
+		MTP_SKB_CB(skb)->len = m->payload_len;
+		MTP_SKB_CB(skb)->reqid = t->reqid;
+		__skb_queue_tail(&t->ooo, skb);
+		mtp_txn_deliver(t);
+		mtp_txn_complete(t, 0, 0, false);
+		return;
+	}
+
+	if (m->options & MTP_OPT_STREAM) {
+		t->stream = true;
+		if (!m->payload_len) {
+			/* No data yet: ask again later, do not expire. */
+			struct mtp_range *r;
+
+			kfree_skb(skb);
+			if (t->state == MTP_TS_FIRST) {
+				t->state = MTP_TS_FLOWING;
+				t->transit = 0;
+				t->hiwat = (u64)t->address +
+					mtp_wire_limit_bytes(t->init_limit);
+				mtp_transit_add(t, t->address, t->hiwat);
+			}
+			list_for_each_entry(r, &t->transit_list, node)
+				if (r->start == m->address)
+					r->nodata = true;
+			goto rearm;
+		}
+	}
+	if (t->state == MTP_TS_FIRST) {
+		u64 want = (u64)t->address +
+			   mtp_wire_limit_bytes(t->init_limit);
+
+		t->state = MTP_TS_FLOWING;
+		if (!t->stream) {
+			t->end = (u64)m->address + m->rsize;
+			if (t->rsize)
+				t->end = min_t(u64, t->end,
+					       (u64)t->address + t->rsize);
+			if (t->end < t->address)
+				t->end = t->address;
+		}
+		/* What the initial request asked for is in transit. */
+		t->hiwat = max_t(u64, want, (u64)m->address + m->payload_len);
+		t->hiwat = min(t->hiwat, t->end);
+		t->transit = 0;
+		if (t->hiwat > t->address &&
+		    mtp_transit_add(t, t->address, t->hiwat))
+			list_first_entry(&t->transit_list, struct mtp_range,
+					 node)->sent = t->last_tx;
+	}
+	t->suppress = t->suppress || (m->options & MTP_OPT_SUPPRESS);
+	if (m->limit) {
+		u32 lim = mtp_wire_limit_bytes(m->limit);
+
+		if (!t->srv_limit || lim < t->srv_limit) {
+			t->srv_limit = lim;
+			mtp_transit_cut(t, lim, t->end);
+		}
+	}
+	s = m->address;
+	e = s + m->payload_len;
+	mtp_transit_remove(t, s, e);
+	if (e > t->end)
+		e = t->end;
+	if (s >= e || e <= t->next) {
+		t->duplicates++;
+		MTP_INC_STATS(net, MTP_MIB_INDUPLICATES);
+		kfree_skb(skb);
+	} else {
+		got = mtp_txn_store(t, skb, s, e, MTP_WIRE_HDR_LEN);
+		if (!got) {
+			t->duplicates++;
+			MTP_INC_STATS(net, MTP_MIB_INDUPLICATES);
+		} else {
+			mtp_flow_received(&t->flow, got, &t->rtt);
+			mtp_txn_deliver(t);
+		}
+	}
+	mtp_txn_check_done(t, out);
+	if (t->state == MTP_TS_DONE)
+		return;
+	if (t->stopping && !t->transit) {
+		mtp_txn_complete(t, MTP_ERR_NET, MTP_ERR_NET_EXPIRE, false);
+		return;
+	}
+	mtp_txn_pump(t, out);
+rearm:
+	if (t->state != MTP_TS_DONE)
+		mtp_txn_arm(t);
+}
+
+/* ---- application interface ---------------------------------------------- */
+
+/**
+ * mtp_client_request() - start a transaction (sendmsg with MTP_REQUEST)
+ * @ms: socket, with its UDP socket
+ * @req: the application's description
+ * @daddr: server
+ * @dport: server port
+ * @msg: the request payload
+ * @len: its length
+ *
+ * Return: @len, or a negative errno.
+ */
+int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
+		       __be32 daddr, __be16 dport, struct msghdr *msg,
+		       size_t len)
+{
+	struct sock *sk = mtp_to_sk(ms);
+	struct net *net = sock_net(sk);
+	struct mtp_net *mn = mtp_net(net);
+	struct sk_buff_head out;
+	struct mtp_ctxn *t;
+	u32 dcap;
+	int err;
+
+	if (len > MTP_SIZE_REQUEST)
+		return -EMSGSIZE;
+	if (req->flags & ~(MTP_REQ_SINGLE | MTP_REQ_FORGET) || req->reserved ||
+	    req->pad)
+		return -EINVAL;
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOBUFS;
+	t->final = alloc_skb(sizeof(struct mtp_info), GFP_KERNEL);
+	if (!t->final) {
+		kfree(t);
+		return -ENOBUFS;
+	}
+	skb_put(t->final, sizeof(struct mtp_info));
+	if (copy_from_iter(t->payload, len, &msg->msg_iter) != len) {
+		kfree_skb(t->final);
+		kfree(t);
+		return -EFAULT;
+	}
+	refcount_set(&t->ref, 1);
+	sock_hold(sk);
+	t->ms = ms;
+	timer_setup(&t->timer, mtp_txn_timer, 0);
+	t->daddr = daddr;
+	t->dport = dport;
+	t->single = req->flags & MTP_REQ_SINGLE;
+	t->action = req->action;
+	t->flag = req->flag;
+	t->appversion = req->appversion;
+	t->channel = req->channel;
+	t->address = req->address;
+	t->rsize = req->rsize;
+	t->user = req->user;
+	t->plen = len;
+	t->end = U64_MAX;
+	t->next = req->address;
+	t->hiwat = req->address;
+	INIT_LIST_HEAD(&t->transit_list);
+	__skb_queue_head_init(&t->ooo);
+	mtp_rtt_init(&t->rtt);
+	dcap = mtp_flow_dgram_cap(mtp_path_payload(ms, daddr),
+				  READ_ONCE(sk->sk_rcvbuf));
+	mtp_flow_init(&t->flow, READ_ONCE(sk->sk_rcvbuf), dcap);
+	t->repeat_ms = req->repeat ?: READ_ONCE(mn->repeat_ms);
+	t->repeat_ms = max_t(u32, t->repeat_ms, READ_ONCE(mn->repeat_min_ms));
+	t->expire_ms = req->expire ?: READ_ONCE(mn->expire_ms);
+	t->init_shift = mtp_flow_shift(&t->flow);
+	t->init_limit = t->single ? 0 : mtp_wire_limit_units(t->rsize ?
+			min(t->rsize, t->flow.window) : t->flow.window);
+	t->start = ktime_get();
+	t->last_rx = jiffies;
+
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&ms->lock);
+	if (ms->nctxn >= READ_ONCE(mn->max_txns)) {
+		spin_unlock_bh(&ms->lock);
+		err = -ENOBUFS;
+		goto fail;
+	}
+	t->reqid = ms->next_reqid++;
+	ms->last_reqid = t->reqid;
+	MTP_INC_STATS(net, MTP_MIB_TXNSTARTED);
+	if (req->flags & MTP_REQ_FORGET) {
+		struct mtp_wire_msg m = {
+			.appversion = t->appversion,
+			.options = MTP_OPT_NORESP |
+				   (t->single ? MTP_OPT_SINGLE : 0),
+			.action = t->action, .flag = t->flag,
+			.dgram_shift = t->single ? 0 : t->init_shift,
+			.reqid = t->reqid, .channel = t->channel,
+			.address = t->address, .rsize = t->rsize,
+			.limit = t->init_limit,
+		};
+		struct sk_buff *skb;
+
+		spin_unlock_bh(&ms->lock);
+		skb = mtp_alloc_msg(&m, t->payload, t->plen, daddr, dport,
+				    GFP_KERNEL);
+		err = -ENOBUFS;
+		if (!skb)
+			goto fail;
+		MTP_INC_STATS(net, MTP_MIB_OUTREQUESTS);
+		MTP_INC_STATS(net, MTP_MIB_TXNDONE);
+		__skb_queue_tail(&out, skb);
+		mtp_xmit_list(ms, &out);
+		err = len;
+		goto fail;	/* nothing to keep */
+	}
+	hash_add(ms->ctxn, &t->hnode, t->reqid);
+	ms->nctxn++;
+	mtp_txn_send_initial(t, false, &out);
+	mtp_txn_arm(t);
+	spin_unlock_bh(&ms->lock);
+	mtp_xmit_list(ms, &out);
+	return len;
+
+fail:
+	mtp_txn_put(t);
+	return err;
+}
+
+/**
+ * mtp_client_abort() - MTP_ABORT
+ * @ms: socket
+ * @reqid: transaction
+ * @level: MTP_ABORT_*
+ *
+ * Return: 0, -ENOENT for no such transaction, -EINVAL for a bad level.
+ */
+int mtp_client_abort(struct mtp_sock *ms, u32 reqid, u32 level)
+{
+	struct net *net = sock_net(mtp_to_sk(ms));
+	struct sk_buff_head out;
+	struct mtp_ctxn *t;
+	int err = 0;
+
+	if (level > MTP_ABORT_DESTROY)
+		return -EINVAL;
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&ms->lock);
+	t = mtp_txn_find(ms, reqid);
+	if (!t) {
+		err = -ENOENT;
+		goto out;
+	}
+	MTP_INC_STATS(net, MTP_MIB_TXNABORTED);
+	switch (level) {
+	case MTP_ABORT_FINISH: {
+		/* Do not extend the object: fill the holes below the top. */
+		u64 top = t->next;
+		struct sk_buff *last = skb_peek_tail(&t->ooo);
+
+		if (last)
+			top = (u64)MTP_SKB_CB(last)->pos + MTP_SKB_CB(last)->len;
+		if (t->state == MTP_TS_FIRST)
+			t->state = MTP_TS_FLOWING;
+		t->stream = false;
+		t->end = top;
+		mtp_transit_cut(t, 0, top);
+		mtp_txn_check_done(t, &out);
+		break;
+	}
+	case MTP_ABORT_STOP:
+		t->stopping = true;
+		t->stop_at = jiffies +
+			msecs_to_jiffies(min_t(u32, t->repeat_ms, MTP_STOP_MS));
+		if (!t->transit)
+			mtp_txn_complete(t, MTP_ERR_NET, MTP_ERR_NET_EXPIRE,
+					 false);
+		break;
+	case MTP_ABORT_EXPIRE:
+		mtp_txn_complete(t, MTP_ERR_NET, MTP_ERR_NET_EXPIRE, false);
+		break;
+	case MTP_ABORT_DESTROY:
+		mtp_txn_complete(t, MTP_ERR_CLIENT, MTP_ERR_DMN_SYS, true);
+		break;
+	}
+	if (t->state != MTP_TS_DONE)
+		mtp_txn_arm(t);
+out:
+	spin_unlock_bh(&ms->lock);
+	mtp_xmit_list(ms, &out);
+	return err;
+}
+
+/**
+ * mtp_client_info() - the current state of a transaction, for MTP_INFO
+ * @ms: socket
+ * @reqid: transaction
+ * @info: filled in if the transaction still exists
+ */
+void mtp_client_info(struct mtp_sock *ms, u32 reqid, struct mtp_info *info)
+{
+	struct mtp_ctxn *t;
+
+	spin_lock_bh(&ms->lock);
+	t = mtp_txn_find(ms, reqid);
+	if (t)
+		mtp_txn_fill_info(t, info);
+	spin_unlock_bh(&ms->lock);
+}
+
+/**
+ * mtp_client_kick() - the application read data: resume transactions
+ * @ms: socket
+ *
+ * Transactions stop asking for data while the receive queue is half
+ * full; this restarts them once it has drained.
+ */
+void mtp_client_kick(struct mtp_sock *ms)
+{
+	struct sk_buff_head out;
+	struct mtp_ctxn *t;
+	int bkt;
+
+	if (!ms->nctxn)
+		return;
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&ms->lock);
+	hash_for_each(ms->ctxn, bkt, t, hnode) {
+		if (t->transit < t->flow.window) {
+			mtp_txn_pump(t, &out);
+			mtp_txn_arm(t);
+		}
+	}
+	spin_unlock_bh(&ms->lock);
+	mtp_xmit_list(ms, &out);
+}
+
+/**
+ * mtp_client_close() - end every transaction of a closing socket
+ * @ms: socket, locked, no longer receiving
+ */
+void mtp_client_close(struct mtp_sock *ms)
+{
+	struct hlist_node *tmp;
+	struct mtp_ctxn *t;
+	int bkt;
+
+	hash_for_each_safe(ms->ctxn, bkt, tmp, t, hnode)
+		mtp_txn_complete(t, MTP_ERR_CLIENT, MTP_ERR_DMN_SYS, true);
+}
+
+int __init mtp_client_init(void)
+{
+	mtp_range_cache = KMEM_CACHE(mtp_range, 0);
+	return mtp_range_cache ? 0 : -ENOMEM;
+}
+
+void mtp_client_exit(void)
+{
+	kmem_cache_destroy(mtp_range_cache);
+}

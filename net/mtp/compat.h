@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MTP: the differences between the kernels the module builds against
+ * (6.1 and 6.12, with an eye on 6.16), in one place.
+ */
+#ifndef _NET_MTP_COMPAT_H
+#define _NET_MTP_COMPAT_H
+
+#include <linux/timer.h>
+#include <linux/version.h>
+#include <net/net_namespace.h>
+#include <net/udp_tunnel.h>
+
+/* from_timer() became timer_container_of() in 6.16. */
+#ifdef timer_container_of
+#define mtp_timer_owner(var, t, field)	timer_container_of(var, t, field)
+#else
+#define mtp_timer_owner(var, t, field)	from_timer(var, t, field)
+#endif
+
+/*
+ * 6.5 made per-namespace sysctl tables sized instead of terminated; the
+ * tables keep their terminating entry for the older interface.
+ */
+static inline struct ctl_table_header *
+mtp_register_sysctl(struct net *net, const char *path,
+		    struct ctl_table *table, size_t n_with_sentinel)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+	return register_net_sysctl_sz(net, path, table, n_with_sentinel - 1);
+#else
+	return register_net_sysctl(net, path, table);
+#endif
+}
+
+/* 6.16 added IPCB flags to udp_tunnel_xmit_skb(). */
+static inline void mtp_udp_tunnel_xmit(struct rtable *rt, struct sock *sk,
+				       struct sk_buff *skb, __be32 src,
+				       __be32 dst, u8 ttl, __be16 sport,
+				       __be16 dport)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+	udp_tunnel_xmit_skb(rt, sk, skb, src, dst, 0, ttl, 0, sport, dport,
+			    false, false, 0);
+#else
+	udp_tunnel_xmit_skb(rt, sk, skb, src, dst, 0, ttl, 0, sport, dport,
+			    false, false);
+#endif
+}
+
+#endif /* _NET_MTP_COMPAT_H */

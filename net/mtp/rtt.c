@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MTP round-trip time estimation (see rtt.h).  Pure code.
+ */
+#include <linux/string.h>
+#include <linux/types.h>
+
+#include "rtt.h"
+
+void mtp_rtt_init(struct mtp_rtt *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+/**
+ * mtp_rtt_sample() - add one round-trip time measurement
+ * @r: state
+ * @us: the sample in microseconds; 0 is taken as 1, huge values are capped
+ */
+void mtp_rtt_sample(struct mtp_rtt *r, u32 us)
+{
+	if (!us)
+		us = 1;
+	if (us > MTP_RTT_MAX_US)
+		us = MTP_RTT_MAX_US;
+	if (r->n == MTP_RTT_NSAMPLES)
+		r->sum -= r->ring[r->idx];
+	else
+		r->n++;
+	r->ring[r->idx] = us;
+	r->sum += us;
+	r->idx = (r->idx + 1) % MTP_RTT_NSAMPLES;
+	if (!r->min_us || us < r->min_us)
+		r->min_us = us;
+}
+
+/* Return: average of the last samples in microseconds, 0 before any. */
+u32 mtp_rtt_avg(const struct mtp_rtt *r)
+{
+	return r->n ? r->sum / r->n : 0;
+}
+
+/**
+ * mtp_rtt_repeat_ms() - the repeat interval after the latest samples
+ * @r: state
+ * @cur_ms: current interval (initially the application's)
+ * @floor_ms: lower bound, because fast links have unstable latencies
+ *
+ * MTP keeps the interval between two and four average round-trip times:
+ * long enough that a jump in RTT is not taken for a loss, short enough
+ * to recover quickly.
+ *
+ * Return: the new interval in milliseconds.
+ */
+u32 mtp_rtt_repeat_ms(const struct mtp_rtt *r, u32 cur_ms, u32 floor_ms)
+{
+	u32 avg_ms = (mtp_rtt_avg(r) + 999) / 1000;
+
+	if (r->n) {
+		if (cur_ms < 2 * avg_ms)
+			cur_ms = 2 * avg_ms;
+		else if (cur_ms > 4 * avg_ms)
+			cur_ms = 4 * avg_ms;
+	}
+	return cur_ms < floor_ms ? floor_ms : cur_ms;
+}

@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MTP server side.  The application sees each request once, through
+ * recvmsg(), and answers it with sendmsg(); the server application keeps
+ * no per-transaction state.  The kernel remembers, for a bounded time and
+ * in bounded memory, the latest request of each transaction it passed on
+ * (to packetise the answer the way that request asked) and the answer
+ * itself, so that subrequests for the same object are answered here
+ * without waking the application.  A subrequest outside what was kept
+ * goes to the application like any request.  PING and IDSTR are answered
+ * in the kernel unless the application turns that off.
+ */
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/uio.h>
+#include <net/sock.h>
+
+#include "compat.h"
+#include "mtp.h"
+
+#define MTP_GC_INTERVAL		HZ
+#define MTP_SREC_PEND		16	/* requests waiting for one answer */
+#define MTP_ASK_AGAIN		HZ	/* then the application is asked again */
+/* Largest single-datagram response: a UDP datagram less our header. */
+#define MTP_MAX_SINGLE		(65507 - MTP_WIRE_HDR_LEN)
+
+/**
+ * struct mtp_srec - what a server socket remembers of one transaction
+ * @node: in &mtp_sock.srec
+ * @caddr: client address
+ * @cport: client port
+ * @reqid: transaction id
+ * @expires: when to forget it
+ * @req: header of the request the application was given (no payload)
+ * @asked: the application has @req and has not answered yet
+ * @asked_at: when it was given @req
+ * @npend: requests that came while the application was busy with @req
+ * @pend: their headers; the answer serves those it covers
+ * @answered: the application answered; the fields below are valid
+ * @data: kept part of the answer, or NULL
+ * @data_len: bytes at @data
+ * @data_addr: object address of @data[0]
+ * @obj_end: end of the object, from the answer's address and rsize
+ * @error: answer's error class
+ * @response: answer's response code
+ * @action: answer's action
+ * @flag: answer's flag
+ * @appversion: answer's application version
+ * @opts: MTP_OPT_STREAM, MTP_OPT_SUPPRESS
+ * @channel: answer's channel
+ * @limit: server's bytes per request, 0 for none
+ */
+struct mtp_srec {
+	struct hlist_node node;
+	__be32 caddr;
+	__be16 cport;
+	u32 reqid;
+	unsigned long expires;
+	struct mtp_wire_msg req;
+	bool asked;
+	unsigned long asked_at;
+	u8 npend;
+	struct mtp_wire_msg pend[MTP_SREC_PEND];
+	bool answered;
+	u8 *data;
+	u32 data_len;
+	u32 data_addr;
+	u64 obj_end;
+	u8 error;
+	u8 response;
+	u8 action;
+	u8 flag;
+	u8 appversion;
+	u8 opts;
+	u32 channel;
+	u32 limit;
+};
+
+static u32 mtp_srec_key(__be32 caddr, __be16 cport, u32 reqid)
+{
+	return reqid ^ (__force u32)caddr ^ ((__force u32)cport << 16);
+}
+
+static struct mtp_srec *mtp_srec_find(struct mtp_sock *ms, __be32 caddr,
+				      __be16 cport, u32 reqid)
+{
+	struct mtp_srec *r;
+
+	hash_for_each_possible(ms->srec, r, node,
+			       mtp_srec_key(caddr, cport, reqid))
+		if (r->reqid == reqid && r->caddr == caddr &&
+		    r->cport == cport)
+			return r;
+	return NULL;
+}
+
+static void mtp_srec_drop_data(struct mtp_sock *ms, struct mtp_srec *r)
+{
+	if (!r->data)
+		return;
+	ms->cached -= r->data_len;
+	kvfree(r->data);
+	r->data = NULL;
+	r->data_len = 0;
+}
+
+static void mtp_srec_free(struct mtp_sock *ms, struct mtp_srec *r)
+{
+	mtp_srec_drop_data(ms, r);
+	hash_del(&r->node);
+	ms->nsrec--;
+	kfree(r);
+}
+
+static void mtp_gc_arm(struct mtp_sock *ms)
+{
+	if (!timer_pending(&ms->gc_timer))
+		sk_reset_timer(mtp_to_sk(ms), &ms->gc_timer,
+			       jiffies + MTP_GC_INTERVAL);
+}
+
+/**
+ * mtp_server_gc() - forget transactions whose time is up
+ * @t: &mtp_sock.gc_timer
+ */
+void mtp_server_gc(struct timer_list *t)
+{
+	struct mtp_sock *ms = mtp_timer_owner(ms, t, gc_timer);
+	struct hlist_node *tmp;
+	struct mtp_srec *r;
+	int bkt;
+
+	spin_lock_bh(&ms->lock);
+	hash_for_each_safe(ms->srec, bkt, tmp, r, node)
+		if (time_after_eq(jiffies, r->expires))
+			mtp_srec_free(ms, r);
+	if (ms->nsrec && !ms->closing)
+		mtp_gc_arm(ms);
+	spin_unlock_bh(&ms->lock);
+	sock_put(mtp_to_sk(ms));
+}
+
+/*
+ * Queue the datagrams answering @r->req from @avail bytes at @data, the
+ * object's bytes from @start.  At most what the request and both limits
+ * allow, in datagrams of the size the request asked for.
+ */
+static void mtp_srec_send(struct mtp_sock *ms, const struct mtp_srec *r,
+			  const struct mtp_wire_msg *req, const u8 *data,
+			  u64 avail, u32 start, struct sk_buff_head *out,
+			  gfp_t gfp)
+{
+	struct net *net = sock_net(mtp_to_sk(ms));
+	u32 dgram = 1U << req->dgram_shift;
+	u32 srv = r->limit ?: ms->srv_limit;
+	struct mtp_wire_msg m = {
+		.appversion = r->appversion,
+		.options = r->opts,
+		.response = r->response,
+		.action = r->action,
+		.flag = r->flag,
+		.reqid = r->reqid,
+		.channel = r->channel,
+		.limit = mtp_wire_limit_units(srv),
+		.tag = req->tag,
+	};
+	u64 n = avail, off = 0;
+
+	if (req->rsize && req->address == start)
+		n = min_t(u64, n, req->rsize);
+	if (req->limit)
+		n = min_t(u64, n, mtp_wire_limit_bytes(req->limit));
+	if (srv)
+		n = min_t(u64, n, srv);
+	do {
+		u32 chunk = (u32)min_t(u64, dgram, n - off);
+		u64 addr = (u64)start + off;
+		struct sk_buff *skb;
+
+		m.address = (u32)addr;
+		m.rsize = r->obj_end > addr ?
+			  (u32)min_t(u64, r->obj_end - addr, U32_MAX) : 0;
+		skb = mtp_alloc_msg(&m, data + off, chunk, r->caddr, r->cport,
+				    gfp);
+		if (!skb) {
+			MTP_INC_STATS(net, MTP_MIB_OUTERRORS);
+			return;
+		}
+		__skb_queue_tail(out, skb);
+		MTP_INC_STATS(net, MTP_MIB_OUTRESPONSES);
+		off += chunk;
+	} while (off < n);
+}
+
+/* PING and IDSTR, answered without the application. */
+static void mtp_server_kping(struct mtp_sock *ms,
+			     const struct mtp_wire_msg *req, __be32 caddr,
+			     __be16 cport, struct sk_buff_head *out)
+{
+	struct net *net = sock_net(mtp_to_sk(ms));
+	struct mtp_wire_msg m = {
+		.options = req->options & MTP_OPT_SINGLE,
+		.response = MTP_RES_REPLY,
+		.action = req->action,
+		.flag = req->flag,
+		.reqid = req->reqid,
+		.channel = req->channel,
+		.address = req->address,
+		.tag = req->tag,
+	};
+	const char *data = NULL;
+	struct sk_buff *skb;
+	u32 n = 0;
+
+	if (req->action == MTP_ACT_IDSTR) {
+		if (req->address > ms->idlen) {
+			m.error = MTP_ERR_APP;
+			m.response = MTP_ERR_APP_ADDRESS;
+		} else {
+			n = ms->idlen - req->address;
+			m.rsize = n;	/* extent from address */
+			if (req->rsize && req->rsize < n)
+				n = req->rsize;
+			if (!(req->options & MTP_OPT_SINGLE))
+				n = min_t(u32, n, 1U << req->dgram_shift);
+			else
+				m.rsize = n;
+			data = ms->idstr + req->address;
+		}
+	}
+	skb = mtp_alloc_msg(&m, data, n, caddr, cport, GFP_ATOMIC);
+	if (!skb) {
+		MTP_INC_STATS(net, MTP_MIB_OUTERRORS);
+		return;
+	}
+	__skb_queue_tail(out, skb);
+	MTP_INC_STATS(net, MTP_MIB_OUTRESPONSES);
+	MTP_INC_STATS(net, MTP_MIB_KERNELREPLIES);
+}
+
+/* Pass a request to the application. */
+static bool mtp_server_deliver(struct mtp_sock *ms, struct sk_buff *skb,
+			       const struct mtp_wire_msg *m, __be32 caddr,
+			       __be16 cport)
+{
+	struct sock *sk = mtp_to_sk(ms);
+	struct mtp_info *info;
+	struct sk_buff *q;
+
+	if (atomic_read(&sk->sk_rmem_alloc) >= READ_ONCE(sk->sk_rcvbuf))
+		return false;
+	q = alloc_skb(sizeof(*info) + m->payload_len, GFP_ATOMIC);
+	if (!q)
+		return false;
+	info = skb_put_zero(q, sizeof(*info));
+	info->reqid = m->reqid;
+	info->flags = MTP_INFO_REQUEST;
+	if (m->options & MTP_OPT_SINGLE)
+		info->flags |= MTP_INFO_SINGLE;
+	if (m->options & MTP_OPT_NOPAYLOAD)
+		info->flags |= MTP_INFO_SUPPRESS;
+	if (m->options & MTP_OPT_NORESP)
+		info->flags |= MTP_INFO_FORGET;
+	if (m->address == MTP_STREAM_CLOSE && m->rsize == MTP_STREAM_CLOSE)
+		info->flags |= MTP_INFO_CLOSE;
+	info->action = m->action;
+	info->flag = m->flag;
+	info->mtpversion = MTP_WIRE_VERSION;
+	info->appversion = m->appversion;
+	info->channel = m->channel;
+	info->address = m->address;
+	info->rsize = m->rsize;
+	info->limit = mtp_wire_limit_bytes(m->limit);
+	if (m->payload_len &&
+	    skb_copy_bits(skb, MTP_WIRE_HDR_LEN,
+			  skb_put(q, m->payload_len), m->payload_len)) {
+		kfree_skb(q);
+		return false;
+	}
+	MTP_SKB_CB(q)->kind = MTP_SKB_INFO;
+	MTP_SKB_CB(q)->reqid = m->reqid;
+	MTP_SKB_CB(q)->addr = caddr;
+	MTP_SKB_CB(q)->port = cport;
+	MTP_SKB_CB(q)->off = sizeof(*info);
+	MTP_SKB_CB(q)->len = m->payload_len;
+	skb_set_owner_r(q, sk);
+	mtp_queue_rcv(ms, q);
+	return true;
+}
+
+/**
+ * mtp_server_rcv() - a request datagram for this socket
+ * @ms: socket, locked
+ * @skb: the datagram, data at the MTP header; consumed
+ * @m: its decoded header
+ * @caddr: client
+ * @cport: client port
+ * @out: datagrams to send after unlocking
+ */
+void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
+		    const struct mtp_wire_msg *m, __be32 caddr, __be16 cport,
+		    struct sk_buff_head *out)
+{
+	struct net *net = sock_net(mtp_to_sk(ms));
+	struct mtp_net *mn = mtp_net(net);
+	unsigned long expires;
+	struct mtp_srec *r;
+	bool is_close;
+
+	MTP_INC_STATS(net, MTP_MIB_INREQUESTS);
+	if (ms->kping && (m->action == MTP_ACT_PING ||
+			  m->action == MTP_ACT_IDSTR)) {
+		if (!(m->options & MTP_OPT_NORESP))
+			mtp_server_kping(ms, m, caddr, cport, out);
+		goto consume;
+	}
+	if (m->options & MTP_OPT_NORESP) {
+		if (!mtp_server_deliver(ms, skb, m, caddr, cport))
+			MTP_INC_STATS(net, MTP_MIB_SRVDROPS);
+		goto consume;
+	}
+	is_close = m->address == MTP_STREAM_CLOSE &&
+		   m->rsize == MTP_STREAM_CLOSE;
+	expires = jiffies + msecs_to_jiffies(READ_ONCE(mn->cache_ms));
+	r = mtp_srec_find(ms, caddr, cport, m->reqid);
+	if (r && r->answered && r->data && !is_close &&
+	    !(m->options & MTP_OPT_SINGLE) &&
+	    m->address >= r->data_addr &&
+	    m->address - r->data_addr < r->data_len) {
+		u32 skip = m->address - r->data_addr;
+
+		r->expires = expires;
+		mtp_srec_send(ms, r, m, r->data + skip, r->data_len - skip,
+			      m->address, out, GFP_ATOMIC);
+		MTP_INC_STATS(net, MTP_MIB_CACHEHITS);
+		goto consume;
+	}
+	if (r && r->answered)
+		MTP_INC_STATS(net, MTP_MIB_CACHEMISSES);
+	if (!r) {
+		if (ms->nsrec >= READ_ONCE(mn->srv_max_pending))
+			goto drop;
+		r = kzalloc(sizeof(*r), GFP_ATOMIC);
+		if (!r)
+			goto drop;
+		r->caddr = caddr;
+		r->cport = cport;
+		r->reqid = m->reqid;
+		hash_add(ms->srec, &r->node,
+			 mtp_srec_key(caddr, cport, m->reqid));
+		ms->nsrec++;
+		mtp_gc_arm(ms);
+	}
+	r->expires = expires;
+	if (r->asked && time_before(jiffies, r->asked_at + MTP_ASK_AGAIN) &&
+	    !is_close) {
+		/* Do not wake the application again: its answer will do. */
+		if (r->npend < MTP_SREC_PEND) {
+			r->pend[r->npend] = *m;
+			r->pend[r->npend++].payload = NULL;
+		}
+		goto consume;
+	}
+	if (!mtp_server_deliver(ms, skb, m, caddr, cport))
+		goto drop;
+	r->req = *m;
+	r->req.payload = NULL;
+	r->asked = true;
+	r->asked_at = jiffies;
+	r->npend = 0;
+consume:
+	consume_skb(skb);
+	return;
+drop:
+	MTP_INC_STATS(net, MTP_MIB_SRVDROPS);
+	kfree_skb(skb);
+}
+
+/**
+ * mtp_server_respond() - answer a request (sendmsg with MTP_RESPOND)
+ * @ms: socket
+ * @resp: the application's answer
+ * @caddr: client, as recvmsg() reported it
+ * @cport: client port
+ * @msg: the payload
+ * @len: its length
+ *
+ * Return: @len, or -ENOENT when the transaction is not (or no longer)
+ * known, -EMSGSIZE for a payload its kind cannot carry, -EINVAL for bad
+ * fields, -ENOBUFS without memory.
+ */
+int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
+		       __be32 caddr, __be16 cport, struct msghdr *msg,
+		       size_t len)
+{
+	struct net *net = sock_net(mtp_to_sk(ms));
+	struct mtp_net *mn = mtp_net(net);
+	u32 keep = 0, copy, start = resp->address;
+	struct mtp_wire_msg req;
+	struct sk_buff_head out;
+	struct mtp_srec *r;
+	u8 *buf = NULL;
+	unsigned int i;
+	u64 data_len;
+	bool multi;
+
+	if (resp->error > MTP_WIRE_MAX_CLASS || resp->reserved[0] ||
+	    resp->reserved[1] || resp->reserved[2] ||
+	    resp->flags & ~(MTP_RESP_STREAM | MTP_RESP_SUPPRESS |
+			    MTP_RESP_NOCACHE))
+		return -EINVAL;
+	spin_lock_bh(&ms->lock);
+	r = mtp_srec_find(ms, caddr, cport, resp->reqid);
+	if (r)
+		req = r->req;
+	spin_unlock_bh(&ms->lock);
+	if (!r)
+		return -ENOENT;
+
+	multi = !resp->error && !(req.options & MTP_OPT_SINGLE);
+	if (resp->error && len > MTP_WIRE_MAX_ERRTEXT)
+		return -EMSGSIZE;
+	if (!multi && len > MTP_MAX_SINGLE)
+		return -EMSGSIZE;
+	data_len = len;
+	if (multi && !(resp->flags & MTP_RESP_STREAM))
+		data_len = min_t(u64, len, resp->rsize);
+	copy = (u32)data_len;
+	if (multi) {
+		/* The application may answer with more than was asked. */
+		if (req.address > resp->address &&
+		    req.address - resp->address < data_len)
+			start = req.address;
+		if (!(resp->flags & (MTP_RESP_NOCACHE | MTP_RESP_STREAM)))
+			keep = (u32)min_t(u64, data_len,
+					  READ_ONCE(mn->cache_obj_bytes));
+		copy = (u32)min_t(u64, data_len,
+				  max_t(u64, keep, (u64)(start - resp->address) +
+				  (req.limit ? mtp_wire_limit_bytes(req.limit) :
+				   data_len)));
+	}
+	if (copy) {
+		buf = kvmalloc(copy, GFP_KERNEL);
+		if (!buf)
+			return -ENOBUFS;
+		if (copy_from_iter(buf, copy, &msg->msg_iter) != copy) {
+			kvfree(buf);
+			return -EFAULT;
+		}
+	}
+
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&ms->lock);
+	r = mtp_srec_find(ms, caddr, cport, resp->reqid);
+	if (!r) {
+		spin_unlock_bh(&ms->lock);
+		kvfree(buf);
+		return -ENOENT;
+	}
+	mtp_srec_drop_data(ms, r);
+	r->answered = true;
+	r->error = resp->error;
+	r->response = resp->response ?: (resp->error ? 0 : MTP_RES_REPLY);
+	r->action = resp->action;
+	r->flag = resp->flag;
+	r->appversion = resp->appversion;
+	r->channel = resp->channel;
+	r->limit = resp->limit;
+	r->opts = 0;
+	if (resp->flags & MTP_RESP_STREAM)
+		r->opts |= MTP_OPT_STREAM;
+	if (resp->flags & MTP_RESP_SUPPRESS)
+		r->opts |= MTP_OPT_SUPPRESS;
+	r->data_addr = resp->address;
+	r->obj_end = (u64)resp->address + resp->rsize;
+	r->expires = jiffies + msecs_to_jiffies(READ_ONCE(mn->cache_ms));
+	if (!multi) {
+		struct mtp_wire_msg m = {
+			.appversion = r->appversion,
+			.options = (req.options & MTP_OPT_SINGLE) | r->opts,
+			.error = r->error,
+			.response = r->response,
+			.action = r->action,
+			.flag = r->flag,
+			.reqid = r->reqid,
+			.channel = r->channel,
+			.address = resp->address,
+			.rsize = resp->rsize,
+			.limit = mtp_wire_limit_units(r->limit),
+			.tag = req.tag,
+		};
+		struct sk_buff *skb;
+
+		/* Repeats of a single request go to the application. */
+		mtp_srec_free(ms, r);
+		spin_unlock_bh(&ms->lock);
+		skb = mtp_alloc_msg(&m, buf, copy, caddr, cport, GFP_KERNEL);
+		kvfree(buf);
+		if (!skb)
+			return -ENOBUFS;
+		MTP_INC_STATS(net, MTP_MIB_OUTRESPONSES);
+		__skb_queue_tail(&out, skb);
+		mtp_xmit_list(ms, &out);
+		return len;
+	}
+	mtp_srec_send(ms, r, &req, buf + (start - resp->address),
+		      copy - (start - resp->address), start, &out, GFP_ATOMIC);
+	for (i = 0; i < r->npend; i++) {
+		const struct mtp_wire_msg *p = &r->pend[i];
+
+		if (p->address >= resp->address &&
+		    p->address - resp->address < copy)
+			mtp_srec_send(ms, r, p,
+				      buf + (p->address - resp->address),
+				      copy - (p->address - resp->address),
+				      p->address, &out, GFP_ATOMIC);
+	}
+	r->asked = false;
+	r->npend = 0;
+	if (keep && ms->cached + keep <= READ_ONCE(mn->cache_sock_bytes)) {
+		r->data = buf;
+		r->data_len = keep;
+		ms->cached += keep;
+		buf = NULL;
+	}
+	spin_unlock_bh(&ms->lock);
+	kvfree(buf);
+	mtp_xmit_list(ms, &out);
+	return len;
+}
+
+/**
+ * mtp_server_close() - forget everything; the socket is closing
+ * @ms: socket, locked
+ */
+void mtp_server_close(struct mtp_sock *ms)
+{
+	struct hlist_node *tmp;
+	struct mtp_srec *r;
+	int bkt;
+
+	hash_for_each_safe(ms->srec, bkt, tmp, r, node)
+		mtp_srec_free(ms, r);
+}

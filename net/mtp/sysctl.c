@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MTP: net.mtp.* sysctls, one set per network namespace.
+ */
+#include <linux/slab.h>
+#include <linux/sysctl.h>
+#include <net/net_namespace.h>
+
+#include "compat.h"
+#include "mtp.h"
+
+static int mtp_one = 1;
+static int mtp_int_max = INT_MAX;
+
+#define MTP_SYSCTL(field)					\
+	{							\
+		.procname	= #field,			\
+		.maxlen		= sizeof(int),			\
+		.mode		= 0644,				\
+		.proc_handler	= proc_dointvec_minmax,		\
+		.extra1		= &mtp_one,			\
+		.extra2		= &mtp_int_max,			\
+	}
+
+/* The order must match mtp_sysctl_init_net()'s data pointers. */
+static struct ctl_table mtp_sysctl_template[] = {
+	MTP_SYSCTL(repeat_ms),
+	MTP_SYSCTL(repeat_min_ms),
+	MTP_SYSCTL(expire_ms),
+	MTP_SYSCTL(cache_ms),
+	MTP_SYSCTL(cache_obj_bytes),
+	MTP_SYSCTL(cache_sock_bytes),
+	MTP_SYSCTL(srv_max_pending),
+	MTP_SYSCTL(max_txns),
+	{ }
+};
+
+void mtp_sysctl_defaults(struct mtp_net *mn)
+{
+	mn->repeat_ms = 1000;
+	mn->repeat_min_ms = 500;
+	mn->expire_ms = 30000;
+	mn->cache_ms = 5000;
+	mn->cache_obj_bytes = 4 << 20;
+	mn->cache_sock_bytes = 32 << 20;
+	mn->srv_max_pending = 1024;
+	mn->max_txns = 256;
+}
+
+int mtp_sysctl_init_net(struct net *net)
+{
+	struct mtp_net *mn = mtp_net(net);
+	int *data[] = {
+		&mn->repeat_ms, &mn->repeat_min_ms, &mn->expire_ms,
+		&mn->cache_ms, &mn->cache_obj_bytes, &mn->cache_sock_bytes,
+		&mn->srv_max_pending, &mn->max_txns,
+	};
+	struct ctl_table *tbl;
+	unsigned int i;
+
+	BUILD_BUG_ON(ARRAY_SIZE(data) != ARRAY_SIZE(mtp_sysctl_template) - 1);
+	mtp_sysctl_defaults(mn);
+	tbl = kmemdup(mtp_sysctl_template, sizeof(mtp_sysctl_template),
+		      GFP_KERNEL);
+	if (!tbl)
+		return -ENOMEM;
+	for (i = 0; i < ARRAY_SIZE(data); i++)
+		tbl[i].data = data[i];
+	mn->sysctl = mtp_register_sysctl(net, "net/mtp", tbl,
+					 ARRAY_SIZE(mtp_sysctl_template));
+	if (!mn->sysctl) {
+		kfree(tbl);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void mtp_sysctl_exit_net(struct net *net)
+{
+	struct mtp_net *mn = mtp_net(net);
+	const struct ctl_table *tbl = mn->sysctl->ctl_table_arg;
+
+	unregister_net_sysctl_table(mn->sysctl);
+	kfree(tbl);
+}

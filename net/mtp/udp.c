@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MTP: the kernel UDP socket each MTP socket owns.  Its port is in UDP's
+ * table, so MTP and UDP sockets conflict on bind() exactly as two UDP
+ * sockets do.  Datagrams for the port arrive through encap_rcv, are
+ * checked here and handed to the client or server side; MTP datagrams
+ * leave through udp_tunnel_xmit_skb() with the UDP checksum always set.
+ */
+#include <linux/ip.h>
+#include <linux/udp.h>
+#include <net/ip.h>
+#include <net/route.h>
+#include <net/sock.h>
+#include <net/udp.h>
+#include <net/udp_tunnel.h>
+
+#include "compat.h"
+#include "mtp.h"
+
+/* Room for link, IP and UDP headers in front of the MTP header. */
+#define MTP_HEADROOM	(MAX_HEADER + sizeof(struct iphdr) + \
+			 sizeof(struct udphdr))
+
+static const u8 mtp_wire_mib[MTP_WIRE_NERR] = {
+	[MTP_WIRE_ETRUNC]	= MTP_MIB_INTRUNCATED,
+	[MTP_WIRE_EVERSION]	= MTP_MIB_INBADVERSION,
+	[MTP_WIRE_EOPTIONS]	= MTP_MIB_INBADOPTIONS,
+	[MTP_WIRE_EERROR]	= MTP_MIB_INBADERROR,
+	[MTP_WIRE_ESHIFT]	= MTP_MIB_INBADSHIFT,
+	[MTP_WIRE_ESIZE]	= MTP_MIB_INBADSIZE,
+	[MTP_WIRE_ERANGE]	= MTP_MIB_INBADRANGE,
+	[MTP_WIRE_ENOSPC]	= MTP_MIB_INBADSIZE,
+};
+
+static void mtp_input(struct mtp_sock *ms, struct sk_buff *skb)
+{
+	struct net *net = sock_net(mtp_to_sk(ms));
+	u8 raw[MTP_WIRE_HDR_LEN];
+	struct sk_buff_head out;
+	struct mtp_wire_msg m;
+	const void *hdr;
+	__be16 sport;
+	__be32 saddr;
+	int err;
+
+	MTP_INC_STATS(net, MTP_MIB_INDATAGRAMS);
+	saddr = ip_hdr(skb)->saddr;
+	sport = udp_hdr(skb)->source;
+	/* skb->data is at the UDP header, which UDP has already checked. */
+	__skb_pull(skb, sizeof(struct udphdr));
+	hdr = skb_header_pointer(skb, 0, sizeof(raw), raw);
+	err = hdr ? mtp_wire_decode_hdr(hdr, skb->len, &m) : -MTP_WIRE_ETRUNC;
+	if (!err)
+		err = mtp_wire_check(&m);
+	if (err) {
+		MTP_INC_STATS(net, mtp_wire_mib[-err]);
+		kfree_skb(skb);
+		return;
+	}
+	skb_dst_drop(skb);
+	__skb_queue_head_init(&out);
+	spin_lock(&ms->lock);
+	if (ms->closing) {
+		spin_unlock(&ms->lock);
+		kfree_skb(skb);
+		return;
+	}
+	if (mtp_wire_is_request(&m))
+		mtp_server_rcv(ms, skb, &m, saddr, sport, &out);
+	else
+		mtp_client_rcv(ms, skb, &m, saddr, sport, &out);
+	spin_unlock(&ms->lock);
+	mtp_xmit_list(ms, &out);
+}
+
+static int mtp_encap_rcv(struct sock *usk, struct sk_buff *skb)
+{
+	struct mtp_sock *ms = rcu_dereference_sk_user_data(usk);
+
+	if (!ms) {
+		kfree_skb(skb);
+		return 0;
+	}
+	mtp_input(ms, skb);
+	return 0;
+}
+
+/**
+ * mtp_udp_open() - create the kernel UDP socket of an MTP socket
+ * @ms: MTP socket, locked with lock_sock(), without a UDP socket
+ * @addr: local address, or INADDR_ANY
+ * @port: local port, or 0 for an ephemeral one
+ *
+ * Return: 0 or the errno bind() on a UDP socket would give.
+ */
+int mtp_udp_open(struct mtp_sock *ms, __be32 addr, __be16 port)
+{
+	struct sock *sk = mtp_to_sk(ms);
+	struct udp_tunnel_sock_cfg tcfg = {};
+	struct udp_port_cfg cfg = {};
+	struct inet_sock *uinet;
+	struct socket *sock;
+	int err;
+
+	cfg.family = AF_INET;
+	cfg.local_ip.s_addr = addr;
+	cfg.local_udp_port = port;
+	cfg.use_udp_checksums = 1;
+	cfg.bind_ifindex = sk->sk_bound_dev_if;
+	err = udp_sock_create4(sock_net(sk), &cfg, &sock);
+	if (err)
+		return err;
+	tcfg.sk_user_data = ms;
+	tcfg.encap_type = 1;
+	tcfg.encap_rcv = mtp_encap_rcv;
+	setup_udp_tunnel_sock(sock_net(sk), sock, &tcfg);
+
+	uinet = inet_sk(sock->sk);
+	ms->inet.inet_rcv_saddr = uinet->inet_rcv_saddr;
+	ms->inet.inet_saddr = uinet->inet_saddr;
+	ms->inet.inet_sport = uinet->inet_sport;
+	ms->inet.inet_num = ntohs(uinet->inet_sport);
+	WRITE_ONCE(ms->udp, sock);
+	return 0;
+}
+
+/**
+ * mtp_udp_close() - release the kernel UDP socket
+ * @ms: MTP socket being closed
+ *
+ * When this returns, no datagram is being or will be delivered to @ms.
+ */
+void mtp_udp_close(struct mtp_sock *ms)
+{
+	struct socket *sock = ms->udp;
+
+	if (!sock)
+		return;
+	WRITE_ONCE(ms->udp, NULL);
+	udp_tunnel_sock_release(sock);
+}
+
+/**
+ * mtp_alloc_msg() - build one MTP datagram, ready for mtp_xmit_list()
+ * @m: header fields
+ * @data: payload, or NULL
+ * @len: payload length
+ * @daddr: destination address
+ * @dport: destination port
+ * @gfp: allocation flags
+ *
+ * Return: the skb, or NULL without memory.
+ */
+struct sk_buff *mtp_alloc_msg(const struct mtp_wire_msg *m, const void *data,
+			      u32 len, __be32 daddr, __be16 dport, gfp_t gfp)
+{
+	struct sk_buff *skb;
+
+	skb = alloc_skb(MTP_HEADROOM + MTP_WIRE_HDR_LEN + len, gfp);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, MTP_HEADROOM);
+	mtp_wire_encode_hdr(m, skb_put(skb, MTP_WIRE_HDR_LEN),
+			    MTP_WIRE_HDR_LEN);
+	if (len)
+		skb_put_data(skb, data, len);
+	MTP_SKB_CB(skb)->addr = daddr;
+	MTP_SKB_CB(skb)->port = dport;
+	return skb;
+}
+
+/**
+ * mtp_xmit_list() - send datagrams built by mtp_alloc_msg()
+ * @ms: the sending socket
+ * @q: datagrams; emptied
+ *
+ * Called without @ms->lock.  Consecutive datagrams to one destination
+ * share a route lookup.
+ */
+void mtp_xmit_list(struct mtp_sock *ms, struct sk_buff_head *q)
+{
+	struct net *net = sock_net(mtp_to_sk(ms));
+	struct rtable *rt = NULL;
+	struct socket *usock;
+	struct flowi4 fl4;
+	struct sk_buff *skb;
+	__be32 last = 0;
+	__be16 lport = 0;
+
+	if (skb_queue_empty(q))
+		return;
+	rcu_read_lock();
+	usock = READ_ONCE(ms->udp);
+	while ((skb = __skb_dequeue(q))) {
+		__be32 daddr = MTP_SKB_CB(skb)->addr;
+		__be16 dport = MTP_SKB_CB(skb)->port;
+
+		if (!usock) {
+			kfree_skb(skb);
+			continue;
+		}
+		if (!rt || daddr != last || dport != lport) {
+			if (rt)
+				ip_rt_put(rt);
+			memset(&fl4, 0, sizeof(fl4));
+			rt = ip_route_output_ports(net, &fl4, usock->sk, daddr,
+						   ms->inet.inet_rcv_saddr,
+						   dport, ms->inet.inet_sport,
+						   IPPROTO_UDP, 0,
+						   usock->sk->sk_bound_dev_if);
+			if (IS_ERR(rt)) {
+				rt = NULL;
+				MTP_INC_STATS(net, MTP_MIB_OUTERRORS);
+				kfree_skb(skb);
+				continue;
+			}
+			last = daddr;
+			lport = dport;
+		}
+		dst_hold(&rt->dst);
+		mtp_udp_tunnel_xmit(rt, usock->sk, skb, fl4.saddr, daddr,
+				    ip4_dst_hoplimit(&rt->dst),
+				    ms->inet.inet_sport, dport);
+	}
+	if (rt)
+		ip_rt_put(rt);
+	rcu_read_unlock();
+}
+
+/**
+ * mtp_path_payload() - MTP payload that fits in one IP packet to a peer
+ * @ms: socket
+ * @daddr: peer
+ *
+ * Return: bytes, or 0 if there is no route.
+ */
+u32 mtp_path_payload(struct mtp_sock *ms, __be32 daddr)
+{
+	struct socket *usock = READ_ONCE(ms->udp);
+	struct flowi4 fl4 = {};
+	struct rtable *rt;
+	u32 mtu;
+
+	if (!usock)
+		return 0;
+	rt = ip_route_output_ports(sock_net(mtp_to_sk(ms)), &fl4, usock->sk,
+				   daddr, ms->inet.inet_rcv_saddr, 0,
+				   ms->inet.inet_sport, IPPROTO_UDP, 0,
+				   usock->sk->sk_bound_dev_if);
+	if (IS_ERR(rt))
+		return 0;
+	mtu = dst_mtu(&rt->dst);
+	ip_rt_put(rt);
+	if (mtu <= sizeof(struct iphdr) + sizeof(struct udphdr) +
+		   MTP_WIRE_HDR_LEN)
+		return 0;
+	return mtu - sizeof(struct iphdr) - sizeof(struct udphdr) -
+	       MTP_WIRE_HDR_LEN;
+}

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User-space tests of the MTP module's pure code: the header codec
+ * (net/mtp/wire.c), the RTT estimator (rtt.c) and flow control (flow.c),
+ * built from the module's own sources.  Runs on the host and in the VM.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/mtp.h>
+
+#include "wire.h"
+#include "rtt.h"
+#include "flow.h"
+#include "kselftest_harness.h"
+
+static u32 be32(const u8 *p)
+{
+	return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3];
+}
+
+static const struct mtp_wire_msg sample = {
+	.appversion = 7, .options = MTP_OPT_SUPPRESS, .error = 0,
+	.response = MTP_RES_REPLY, .action = MTP_ACT_DATA, .flag = 0x5a,
+	.dgram_shift = 0, .reqid = 0x11223344, .channel = 0x55667788,
+	.address = 0x01020304, .rsize = 0x00100000, .limit = 0x0102,
+	.tag = 0xbeef,
+};
+
+TEST(layout)
+{
+	u8 b[MTP_HDR_LEN];
+
+	ASSERT_EQ(MTP_HDR_LEN, MTP_WIRE_HDR_LEN);
+	ASSERT_EQ(MTP_WIRE_HDR_LEN, mtp_wire_encode_hdr(&sample, b, sizeof(b)));
+	EXPECT_EQ(MTP_WIRE_VERSION, b[0]);
+	EXPECT_EQ(7, b[1]);
+	EXPECT_EQ(MTP_OPT_SUPPRESS, b[2]);
+	EXPECT_EQ(0, b[3]);
+	EXPECT_EQ(MTP_RES_REPLY, b[4]);
+	EXPECT_EQ(MTP_ACT_DATA, b[5]);
+	EXPECT_EQ(0x5a, b[6]);
+	EXPECT_EQ(0, b[7]);
+	EXPECT_EQ(0x11223344, be32(b + 8));
+	EXPECT_EQ(0x55667788, be32(b + 12));
+	EXPECT_EQ(0x01020304, be32(b + 16));
+	EXPECT_EQ(0x00100000, be32(b + 20));
+	EXPECT_EQ(0x01, b[24]);
+	EXPECT_EQ(0x02, b[25]);
+	EXPECT_EQ(0xbe, b[26]);
+	EXPECT_EQ(0xef, b[27]);
+	EXPECT_EQ(-MTP_WIRE_ENOSPC, mtp_wire_encode_hdr(&sample, b, 27));
+}
+
+TEST(roundtrip)
+{
+	u8 b[MTP_HDR_LEN + 100];
+	struct mtp_wire_msg m;
+
+	memset(b, 0xa5, sizeof(b));
+	mtp_wire_encode_hdr(&sample, b, sizeof(b));
+	ASSERT_EQ(0, mtp_wire_decode(b, sizeof(b), &m));
+	EXPECT_EQ(100, m.payload_len);
+	EXPECT_EQ(b + MTP_HDR_LEN, m.payload);
+	EXPECT_EQ(sample.reqid, m.reqid);
+	EXPECT_EQ(sample.channel, m.channel);
+	EXPECT_EQ(sample.address, m.address);
+	EXPECT_EQ(sample.rsize, m.rsize);
+	EXPECT_EQ(sample.limit, m.limit);
+	EXPECT_EQ(sample.tag, m.tag);
+	EXPECT_EQ(sample.flag, m.flag);
+	EXPECT_EQ(sample.appversion, m.appversion);
+	EXPECT_FALSE(mtp_wire_is_request(&m));
+}
+
+static int dec(struct mtp_wire_msg *in, u32 plen)
+{
+	static u8 b[MTP_HDR_LEN + 70000];
+	struct mtp_wire_msg m;
+
+	mtp_wire_encode_hdr(in, b, sizeof(b));
+	return mtp_wire_decode(b, MTP_HDR_LEN + plen, &m);
+}
+
+TEST(requests)
+{
+	struct mtp_wire_msg r = { .action = MTP_ACT_DATA, .dgram_shift = 10,
+				  .rsize = 4096, .limit = 8, .tag = 1 };
+	struct mtp_wire_msg m;
+	u8 b[MTP_HDR_LEN];
+
+	EXPECT_EQ(0, dec(&r, 0));
+	EXPECT_EQ(0, dec(&r, MTP_SIZE_REQUEST));
+	EXPECT_EQ(-MTP_WIRE_ESIZE, dec(&r, MTP_SIZE_REQUEST + 1));
+	r.options = MTP_OPT_NOPAYLOAD;
+	EXPECT_EQ(0, dec(&r, 0));
+	EXPECT_EQ(-MTP_WIRE_ESIZE, dec(&r, 1));
+	r.options = 0;
+	r.dgram_shift = 8;
+	EXPECT_EQ(-MTP_WIRE_ESHIFT, dec(&r, 0));
+	r.dgram_shift = 15;
+	EXPECT_EQ(-MTP_WIRE_ESHIFT, dec(&r, 0));
+	r.options = MTP_OPT_SINGLE;	/* opaque fields in single mode */
+	EXPECT_EQ(0, dec(&r, 0));
+	r.options = 0;
+	r.dgram_shift = 14;
+	r.address = 0xfffff000;
+	r.rsize = 0x1000;
+	EXPECT_EQ(0, dec(&r, 0));
+	r.rsize = 0x1001;
+	EXPECT_EQ(-MTP_WIRE_ERANGE, dec(&r, 0));
+	r.address = MTP_STREAM_CLOSE;
+	r.rsize = MTP_STREAM_CLOSE;
+	EXPECT_EQ(0, dec(&r, 0));
+	r.options = 0x20;
+	EXPECT_EQ(-MTP_WIRE_EOPTIONS, dec(&r, 0));
+	r.options = 0;
+	r.error = 1;	/* response 0 with an error class: nonsense */
+	EXPECT_EQ(-MTP_WIRE_EERROR, dec(&r, 0));
+
+	/* A request is response 0, error 0. */
+	r.error = 0;
+	mtp_wire_encode_hdr(&r, b, sizeof(b));
+	ASSERT_EQ(0, mtp_wire_decode(b, sizeof(b), &m));
+	EXPECT_TRUE(mtp_wire_is_request(&m));
+}
+
+TEST(responses)
+{
+	struct mtp_wire_msg r = { .response = MTP_RES_REPLY, .rsize = 20000,
+				  .address = 0 };
+
+	EXPECT_EQ(0, dec(&r, 16384));
+	EXPECT_EQ(-MTP_WIRE_ESIZE, dec(&r, 16385));
+	r.rsize = 100;
+	EXPECT_EQ(-MTP_WIRE_ERANGE, dec(&r, 101));	/* past the object */
+	r.rsize = 20000;
+	r.address = 0xffffff00;
+	EXPECT_EQ(-MTP_WIRE_ERANGE, dec(&r, 257));
+	r.options = MTP_OPT_SINGLE;	/* one big datagram is fine */
+	EXPECT_EQ(0, dec(&r, 60000));
+	r.options = 0;
+	r.error = MTP_ERR_APP;
+	r.response = MTP_ERR_APP_ACTION;
+	EXPECT_EQ(0, dec(&r, 100));
+	EXPECT_EQ(-MTP_WIRE_ESIZE, dec(&r, 1025));
+	r.error = 6;
+	EXPECT_EQ(-MTP_WIRE_EERROR, dec(&r, 0));
+}
+
+TEST(malformed)
+{
+	u8 b[MTP_HDR_LEN];
+	struct mtp_wire_msg m;
+	unsigned int i;
+
+	mtp_wire_encode_hdr(&sample, b, sizeof(b));
+	for (i = 0; i < MTP_HDR_LEN; i++)
+		EXPECT_EQ(-MTP_WIRE_ETRUNC, mtp_wire_decode(b, i, &m));
+	b[0] = 0x21;
+	EXPECT_EQ(-MTP_WIRE_EVERSION, mtp_wire_decode(b, sizeof(b), &m));
+	EXPECT_STREQ("bad version", mtp_wire_strerror(-MTP_WIRE_EVERSION));
+	EXPECT_STREQ("unknown", mtp_wire_strerror(99));
+}
+
+TEST(limit_units)
+{
+	EXPECT_EQ(0, mtp_wire_limit_units(0));
+	EXPECT_EQ(1, mtp_wire_limit_units(1));
+	EXPECT_EQ(1, mtp_wire_limit_units(512));
+	EXPECT_EQ(2, mtp_wire_limit_units(513));
+	EXPECT_EQ(0xffff, mtp_wire_limit_units(0xffffffff));
+	EXPECT_EQ(65536, mtp_wire_limit_bytes(128));
+}
+
+TEST(rtt)
+{
+	struct mtp_rtt r;
+	int i;
+
+	mtp_rtt_init(&r);
+	EXPECT_EQ(0, mtp_rtt_avg(&r));
+	EXPECT_EQ(2000, mtp_rtt_repeat_ms(&r, 2000, 500));
+	EXPECT_EQ(500, mtp_rtt_repeat_ms(&r, 100, 500));
+	for (i = 0; i < 8; i++)
+		mtp_rtt_sample(&r, 100000);	/* 100 ms */
+	EXPECT_EQ(100000, mtp_rtt_avg(&r));
+	EXPECT_EQ(100000, r.min_us);
+	/* [2, 4] x 100 ms, then the 500 ms floor */
+	EXPECT_EQ(400, mtp_rtt_repeat_ms(&r, 2000, 0));
+	EXPECT_EQ(200, mtp_rtt_repeat_ms(&r, 50, 0));
+	EXPECT_EQ(300, mtp_rtt_repeat_ms(&r, 300, 0));
+	EXPECT_EQ(500, mtp_rtt_repeat_ms(&r, 2000, 500));
+	/* only the last eight count */
+	for (i = 0; i < 8; i++)
+		mtp_rtt_sample(&r, 300000);
+	EXPECT_EQ(300000, mtp_rtt_avg(&r));
+	EXPECT_EQ(100000, r.min_us);
+	mtp_rtt_sample(&r, 0xffffffff);
+	EXPECT_EQ(MTP_RTT_MAX_US, r.ring[0]);
+}
+
+TEST(flow_growth)
+{
+	struct mtp_flow f;
+	struct mtp_rtt r;
+	u32 w;
+	int i;
+
+	mtp_rtt_init(&r);
+	mtp_rtt_sample(&r, 1000);
+	EXPECT_EQ(1024, mtp_flow_dgram_cap(1444, 212992));
+	EXPECT_EQ(8192, mtp_flow_dgram_cap(65000, 212992));
+	EXPECT_EQ(512, mtp_flow_dgram_cap(100, 212992));
+	mtp_flow_init(&f, 212992, 1024);
+	EXPECT_EQ(65536, f.window);
+	EXPECT_EQ(1024, f.dgram);
+	EXPECT_EQ(10, mtp_flow_shift(&f));
+	w = f.window;
+	/* M = 1: one datagram more after one window of data */
+	for (i = 0; i < 64; i++)
+		mtp_flow_received(&f, 1024, &r);
+	EXPECT_EQ(w + 1024, f.window);
+	EXPECT_EQ(0, f.flowtimeout);
+	/* no growth when the RTT is ten times its minimum */
+	for (i = 0; i < 8; i++)
+		mtp_rtt_sample(&r, 20000);
+	w = f.window;
+	for (i = 0; i < 1000; i++)
+		mtp_flow_received(&f, 1024, &r);
+	EXPECT_EQ(w, f.window);
+}
+
+TEST(flow_loss)
+{
+	struct mtp_flow f;
+	struct mtp_rtt r;
+	u32 w;
+
+	mtp_rtt_init(&r);
+	mtp_flow_init(&f, 212992, 1024);
+	w = f.window;
+	mtp_flow_lost(&f, 1024);
+	EXPECT_EQ(w - 1024, f.window);
+	EXPECT_TRUE(f.loss_seen);
+	EXPECT_EQ((s64)f.window, f.flowtimeout);
+	/* moratorium: more losses within a window do not shrink it */
+	mtp_flow_lost(&f, 1024);
+	mtp_flow_lost(&f, 1024);
+	EXPECT_EQ(w - 1024, f.window);
+	/* the window never goes below one datagram; P halves on the way */
+	while (f.window > 512) {
+		f.flowtimeout = 0;
+		mtp_flow_lost(&f, 512);
+	}
+	EXPECT_EQ(512, f.dgram);
+	EXPECT_EQ(512, f.window);
+	EXPECT_EQ(512, f.win_min);
+	EXPECT_EQ(3 * 512, f.flowtimeout);
+	/* M = 2 after a loss: two windows of data per step */
+	f.flowtimeout = 0;
+	mtp_flow_received(&f, 512, &r);
+	EXPECT_EQ(512, f.window);
+	mtp_flow_received(&f, 512, &r);
+	EXPECT_EQ(1024, f.window);
+}
+
+TEST(flow_dgram_grows)
+{
+	struct mtp_flow f;
+	struct mtp_rtt r;
+	int i;
+
+	mtp_rtt_init(&r);
+	mtp_rtt_sample(&r, 100000);	/* WAN: window may reach 2 x rcvbuf */
+	mtp_flow_init(&f, 1 << 20, 8192);
+	EXPECT_EQ(2048, f.dgram);	/* 64 KiB / 1 KiB > 16: doubled */
+	for (i = 0; i < 20000; i++)
+		mtp_flow_received(&f, f.dgram, &r);
+	EXPECT_EQ(8192, f.dgram);
+	EXPECT_GE(mtp_flow_window_max(&f, &r), f.window);
+	EXPECT_LT(65536, f.window);
+}
+
+TEST_HARNESS_MAIN

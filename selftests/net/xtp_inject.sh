@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Packets injected into a live association, addressed with the
+# responder's key taken from the capture of its setup:
+# - the EDGE rule: a control packet answers a DATA packet whose EDGE bit
+#   differs from the last one seen, nothing answers a repeated value;
+# - a RETURN key from an address that is not the peer's is dropped;
+# - a duplicate FIRST of the live association gets its TCNTL again and
+#   opens nothing;
+# and the ATM cap (net.xtp.atm_max) refuses associations beyond it.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+PEER=$XTP_BINDIR/xtp_peer
+OUT=${XTP_OUT:-/tmp}/edge
+EDGE=0x20000000
+mkdir -p "$OUT"
+
+out_pkts() { snmp_get OutPkts "$NS_S"; }
+in_pkts() { snmp_get InPkts "$NS_S"; }
+
+# inject SEQ OPTIONS: one DATA packet of 4 bytes for the responder
+inject() {
+	ip netns exec "$NS_C" "$XTP_BINDIR/xtpinject" -t data -k "0x$KEY" -R \
+		-q "$1" -o "$2" 198.18.0.2 >/dev/null
+}
+
+ktap_print_header
+ktap_set_plan 7
+modprobe xtp
+xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
+trap 'kill $srv $cli 2>/dev/null; xtp_ns_cleanup' EXIT
+
+start_capture "$NS_S" veth-s "$OUT/setup.pcap"
+ip netns exec "$NS_S" "$PEER" server 9999 >"$OUT/srv" 2>"$OUT/srv.err" &
+srv=$!
+wait_for 30 grep -q listening "$OUT/srv.err"
+ip netns exec "$NS_C" "$PEER" client -H -T 60 198.18.0.2 9999 \
+	>/dev/null 2>&1 &
+cli=$!
+wait_for 30 bash -c "[ \"\$(ip netns exec $NS_S awk '\$1==\"PassiveOpens\"{print \$2}' /proc/net/xtp/snmp)\" = 1 ]"
+# The FIRST and the TCNTL must be in the file before the capture stops.
+wait_for 30 bash -c "[ \$(tcpdump -r '$OUT/setup.pcap' 2>/dev/null | grep -c .) -ge 2 ]"
+stop_capture
+KEY=$("$XTP_BINDIR/xtp_pcap" "$OUT/setup.pcap" 198.18.0.1 keys |
+	sed -n 's/^keys A=[0-9a-f]* B=\([0-9a-f]*\).*/\1/p')
+ktap_check "the setup capture names the responder's key ($KEY)" '[ -n "$KEY" ]'
+
+o0=$(out_pkts)
+i0=$(in_pkts)
+inject 24 $EDGE
+ktap_check "EDGE toggled 0 -> 1: one control packet" \
+	'wait_for 30 bash -c "[ \$(ip netns exec $NS_S awk '"'"'\$1==\"OutPkts\"{print \$2}'"'"' /proc/net/xtp/snmp) -ge $((o0 + 1)) ]"'
+inject 28 $EDGE
+inject 32 0
+wait_for 30 bash -c "[ \$(ip netns exec $NS_S awk '\$1==\"InPkts\"{print \$2}' /proc/net/xtp/snmp) -ge $((i0 + 3)) ]"
+wait_for 30 bash -c "[ \$(ip netns exec $NS_S awk '\$1==\"OutPkts\"{print \$2}' /proc/net/xtp/snmp) -ge $((o0 + 2)) ]"
+ktap_check "EDGE unchanged: no answer; toggled back: one (out $(( $(out_pkts) - o0 )))" \
+	'[ "$(out_pkts)" = $((o0 + 2)) ]'
+ktap_check "the injected data reached the stream in order" \
+	'[ "$(ip netns exec $NS_S cat /proc/net/xtp/snmp | awk '"'"'$1=="RcvbufErrors"{print $2}'"'"')" = 0 ] && [ "$(in_pkts)" = $((i0 + 3)) ]'
+snmp_is() { [ "$(snmp_get "$1" "$NS_S")" = "$2" ]; }
+
+# A RETURN key is only good from the context's peer.
+ip -n "$NS_C" addr add 198.18.0.3/24 dev veth-c
+o0=$(out_pkts)
+i0=$(in_pkts)
+b0=$(snmp_get InBadPeer "$NS_S")
+ip netns exec "$NS_C" "$XTP_BINDIR/xtpinject" -t data -k "0x$KEY" -R -q 36 \
+	-o $EDGE -S 198.18.0.3 198.18.0.2 >/dev/null
+wait_for 30 snmp_is InPkts $((i0 + 1))
+ktap_check "RETURN key from another address: dropped, counted, unanswered" \
+	'snmp_is InBadPeer $((b0 + 1)) && [ "$(out_pkts)" = "$o0" ]'
+
+# The FIRST again while its association lives.
+"$XTP_BINDIR/xtp_pcap" "$OUT/setup.pcap" 198.18.0.1 1 "$OUT/first" >/dev/null
+d0=$(snmp_get InDupFirst "$NS_S")
+ip netns exec "$NS_C" "$XTP_BINDIR/xtpinject" -f "$OUT/first" 198.18.0.2 \
+	>/dev/null
+wait_for 30 snmp_is InDupFirst $((d0 + 1))
+ktap_check "duplicate FIRST of a live association: TCNTL again, no new context" \
+	'snmp_is InDupFirst $((d0 + 1)) && [ "$(out_pkts)" = $((o0 + 1)) ] && snmp_is PassiveOpens 1'
+
+# One ATM entry at most: a second association cannot start.
+ip netns exec "$NS_S" sysctl -qw net.xtp.atm_max=1
+ip netns exec "$NS_C" "$PEER" client -H -C 3000 198.18.0.2 9999 \
+	>/dev/null 2>"$OUT/cli2.err"
+ktap_check "beyond net.xtp.atm_max the FIRST is dropped (AtmFull $(snmp_get AtmFull "$NS_S"))" \
+	'grep -q "timed out" "$OUT/cli2.err" && [ "$(snmp_get AtmFull "$NS_S")" -ge 1 ]'
+ktap_finished
