@@ -102,6 +102,9 @@ else
 	finish
 fi
 
+# Committed captures of the module's real traffic join the generated ones.
+cp "$t"/*.pcap "$b/" 2>/dev/null
+
 while read -r name pcap expect opts; do
 	case $name in '' | '#'*) continue ;; esac
 	# shellcheck disable=SC2086  # opts is a list of options
