@@ -38,10 +38,12 @@ wait_for() {
 }
 
 # ktap_check DESCRIPTION EXPR: one result line; EXPR is evaluated by the
-# shell, so it may use &&, || and [ ].
+# shell, so it may use &&, || and [ ], and $? in it is the status of the
+# command before ktap_check.
 ktap_check() {
-	local d=$1
+	local rc=$? d=$1
 	shift
+	(exit "$rc")
 	if eval "$*"; then
 		ktap_test_pass "$d"
 	else
