@@ -27,7 +27,7 @@ help:
 	@echo "make vm CMD=...   run a command in the VM, modules installed"
 	@echo "make checkpatch   scripts/checkpatch.pl --strict on our sources"
 	@echo "make install      install the modules into /lib/modules/KVER"
-	@echo "make tcpdump      tcpdump with the XTP printer, in build/tcpdump/"
+	@echo "make tcpdump      tcpdump with the XTP and MTP printers (build/tcpdump)"
 	@echo "make tcpdump-check tests of the tcpdump printer only"
 
 deps:

@@ -48,7 +48,7 @@ grep -E '^not ok ' "$res/unit.ktap"
 grep -qE '^(not )?ok ' "$res/unit.ktap" ||
 	echo "not ok - unit tests produced no results" | tee -a "$res/unit.ktap"
 
-echo "# tcpdump XTP printer (tools/tcpdump: build, golden, tshark, fuzz)"
+echo "# tcpdump XTP and MTP printers (tools/tcpdump: build, golden, tshark, fuzz)"
 tools/tcpdump/run-tests.sh >"$res/tcpdump.ktap" 2>"$res/tcpdump.err"
 grep -c '^ok ' "$res/tcpdump.ktap" | sed 's/^/# tcpdump: passed /'
 grep -E '^not ok ' "$res/tcpdump.ktap"
