@@ -26,7 +26,7 @@ help:
 	@echo "make vmtest       VM selftests only (TESTS='a b' for some)"
 	@echo "make vm CMD=...   run a command in the VM, modules installed"
 	@echo "make checkpatch   scripts/checkpatch.pl --strict on our sources"
-	@echo "make install      install the modules into /lib/modules/KVER"
+	@echo "make install      modules, programs and man pages (PREFIX, DESTDIR)"
 	@echo "make tcpdump      tcpdump with the XTP and MTP printers (build/tcpdump)"
 	@echo "make tcpdump-check tests of the tcpdump printer only"
 
@@ -78,11 +78,28 @@ check:
 demo:
 	@$(TOP)/tools/demo.sh
 
+PREFIX	?= /usr/local
+BINS	:= xtpsend xtprecv xft fingerx ftpx withxtp withxtp-check mtping mtpget
+SBINS	:= xftd fingerd ftpdx inetdx mtpd
+
+# The modules (autoloaded by socket() after depmod), the programs, the
+# withxtp preload library (found by withxtp in ../lib/withxtp) and the man
+# pages.
 install: modules
+	$(MAKE) -C tools
 	install -D -m 0644 $(MODDIR)/net/xtp/xtp.ko \
 		$(DESTDIR)/lib/modules/$(KVER)/extra/xtp.ko
 	install -D -m 0644 $(MODDIR)/net/mtp/mtp.ko \
 		$(DESTDIR)/lib/modules/$(KVER)/extra/mtp.ko
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin \
+		$(DESTDIR)$(PREFIX)/lib/withxtp \
+		$(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 0755 $(addprefix build/tools/,$(BINS)) $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(addprefix build/tools/,$(SBINS)) $(DESTDIR)$(PREFIX)/sbin
+	install -m 0644 build/tools/libwithxtp.so $(DESTDIR)$(PREFIX)/lib/withxtp
+	install -m 0644 Documentation/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0644 Documentation/man/*.8 $(DESTDIR)$(PREFIX)/share/man/man8
 	test -n "$(DESTDIR)" || depmod -a $(KVER)
 
 clean:

@@ -63,6 +63,20 @@ step build-$kver61 "build against $kver61 (W=1, no warnings)" \
 step checkpatch "checkpatch --strict clean" make -s checkpatch
 step selftests-build "selftest programs build" make -s -C selftests/net
 
+install_ok() {
+	local d=$top/build/install-test
+
+	rm -rf "$d"
+	make -s install DESTDIR="$d" &&
+	for f in lib/modules/"$kver"/extra/xtp.ko usr/local/bin/fingerx \
+		 usr/local/sbin/inetdx usr/local/lib/withxtp/libwithxtp.so \
+		 usr/local/share/man/man1/xft.1 usr/local/share/man/man8/inetdx.8; do
+		[ -s "$d/$f" ] || { echo "missing $f"; return 1; }
+	done
+}
+step install "make install puts modules, programs and man pages in place" \
+	install_ok
+
 if [ $built -eq 0 ]; then
 	echo "# VM selftests on $kver (one boot, TCG)"
 	tools/vm/selftests.sh "$kver" "build/mod/$kver" build/selftests/net \
