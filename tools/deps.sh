@@ -18,7 +18,7 @@ pkgs=(
 	xz-utils ethtool
 	dpkg-dev libpcap0.8-dev
 	# unmodified programs for the ported-program tests (withxtp, finger)
-	finger fingerd netcat-openbsd socat
+	finger fingerd netcat-openbsd socat openbsd-inetd
 )
 
 # Packages need root: use sudo when we are not root.

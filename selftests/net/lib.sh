@@ -41,13 +41,14 @@ wait_for() {
 # shell, so it may use &&, || and [ ], and $? in it is the status of the
 # command before ktap_check.
 ktap_check() {
-	local rc=$? d=$1
+	# Names of its own that EXPR will not use (EXPR often reads $rc).
+	local __kc_status=$? __kc_desc=$1
 	shift
-	(exit "$rc")
+	(exit "$__kc_status")
 	if eval "$*"; then
-		ktap_test_pass "$d"
+		ktap_test_pass "$__kc_desc"
 	else
-		ktap_test_fail "$d"
+		ktap_test_fail "$__kc_desc"
 	fi
 }
 

@@ -13,7 +13,7 @@ rm -rf "$OUT"
 mkdir -p "$OUT/root" "$OUT/cli"
 
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 9
 modprobe xtp
 xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
 INETD=
@@ -70,6 +70,38 @@ ktap_check "the root cannot be left: cd ../../.. stays at \"/\", no /etc/passwd"
 	 [ ! -s passwd ]'
 ktap_check "DELE and RMD" \
 	'[ ! -e "$OUT/root/sub" ] && grep -q "^250 RMD done" "$OUT/xtp.txt"'
+
+# The edge sizes: empty, one byte, and 1 MB, stored and fetched both
+# ways (EPSV, then PORT after "passive" turns passive mode off).
+for n in 0 1 1048576; do
+	head -c $n /dev/urandom >"f$n.bin"
+done
+ip netns exec "$NS_C" timeout 300 "$B/ftpx" 198.18.0.2 >"$OUT/sizes.txt" 2>&1 <<'CMDS'
+put f0.bin
+put f1.bin
+put f1048576.bin
+get f0.bin p0.bin
+get f1.bin p1.bin
+get f1048576.bin p1048576.bin
+passive
+get f0.bin a0.bin
+get f1.bin a1.bin
+get f1048576.bin a1048576.bin
+quit
+CMDS
+rc=$?
+sizes_ok() {
+	local n
+
+	[ $rc -eq 0 ] || return 1
+	for n in 0 1 1048576; do
+		[ "$(sha "f$n.bin")" = "$(sha "$OUT/root/f$n.bin")" ] &&
+		[ "$(sha "f$n.bin")" = "$(sha "p$n.bin")" ] &&
+		[ "$(sha "f$n.bin")" = "$(sha "a$n.bin")" ] || return 1
+	done
+}
+ktap_check "0 B, 1 B and 1 MB: STOR, RETR passive and active, sha256-equal" \
+	sizes_ok
 
 cp up.bin "$OUT/root/file.bin"
 ip netns exec "$NS_C" timeout 300 "$B/ftpx" -t 198.18.0.2 >"$OUT/tcp.txt" 2>&1 <<'CMDS'

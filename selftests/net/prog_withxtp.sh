@@ -13,7 +13,7 @@ W=$B/withxtp
 mkdir -p "$OUT"
 
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 10
 modprobe xtp
 xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
 INETD=
@@ -117,5 +117,37 @@ if [ -x /usr/sbin/in.fingerd ] && command -v finger >/dev/null; then
 else
 	ktap_test_skip "Debian finger/fingerd not installed"
 	ktap_test_skip "Debian finger/fingerd not installed"
+fi
+
+# All three unmodified: Debian's openbsd-inetd runs under withxtp, so its
+# "tcp" listener is an XTP one, and spawns Debian's in.fingerd.
+if [ -x /usr/sbin/inetd ] && [ -x /usr/sbin/in.fingerd ] &&
+   command -v finger >/dev/null; then
+	[ -n "${INETD:-}" ] && kill "$INETD" 2>/dev/null && wait "$INETD"
+	INETD=
+	wait_for 30 xtp_ns_idle "$NS_S"
+	echo "finger stream tcp nowait nobody /usr/sbin/in.fingerd in.fingerd" \
+		>"$OUT/inetd.conf"
+	ip netns exec "$NS_S" "$W" /usr/sbin/inetd -d "$OUT/inetd.conf" \
+		>"$OUT/obinetd.log" 2>&1 &
+	INETD=$!
+	wait_for 30 bash -c "[ \"\$(ip netns exec $NS_S awk '\$1==\"CurrSockets\"{print \$2}' /proc/net/xtp/snmp)\" -ge 1 ]"
+	cap_start "$NS_S" veth-s "$OUT/obfinger.pcap" "ip"
+	ip netns exec "$NS_C" "$W" finger -l root@198.18.0.2 \
+		>"$OUT/obfinger.txt" 2>&1
+	rc=$?
+	wait_for 30 xtp_ns_idle "$NS_C"
+	cap_stop
+	sed 's/^/# /' "$OUT/obfinger.txt"
+	ktap_check "Debian finger -> Debian openbsd-inetd -> in.fingerd, all over XTP" \
+		'[ $rc -eq 0 ] && grep -q "Login: root" "$OUT/obfinger.txt"'
+	ktap_check "openbsd-inetd capture: only IP protocol 36, no TCP" \
+		'only_xtp "$OUT/obfinger.pcap"'
+	kill "$INETD" 2>/dev/null
+	wait "$INETD" 2>/dev/null
+	INETD=
+else
+	ktap_test_skip "Debian openbsd-inetd/finger not installed"
+	ktap_test_skip "Debian openbsd-inetd/finger not installed"
 fi
 ktap_finished
