@@ -474,6 +474,17 @@ TEST(small_rcvbuf_flow_control)
 	close(ls);
 }
 
+TEST_F(pair, no_urgent_data)
+{
+	char c = '!';
+
+	/* What withxtp(1) documents for programs that use urgent data. */
+	EXPECT_EQ(-1, send(self->c, &c, 1, MSG_OOB));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	EXPECT_EQ(-1, recv(self->s, &c, 1, MSG_OOB));
+	EXPECT_EQ(EINVAL, errno);
+}
+
 static __u64 cntl_sent(int fd)
 {
 	struct xtp_mibstat m;
