@@ -16,6 +16,23 @@ exec >"$out/demo.txt" 2>&1
 
 say() { printf '\n== %s\n' "$*"; }
 
+# start_dump NAME FILTER: capture FILTER on b into $out/NAME.pcap
+start_dump() {
+	ip netns exec b tcpdump -i veth-b --immediate-mode -U \
+		-w "$out/$1.pcap" "$2" 2>"$out/$1.err" &
+	dump=$!
+	for _ in $(seq 100); do
+		grep -q listening "$out/$1.err" && break
+		sleep 0.1
+	done
+}
+
+stop_dump() {
+	sleep 1
+	kill -INT $dump
+	wait $dump 2>/dev/null
+}
+
 say "socket(AF_INET, SOCK_XTP, 0) and socket(AF_INET, SOCK_MTP, 0) autoload the modules"
 "$bin/selftests/net/sockprobe" inet 7 0
 "$bin/selftests/net/sockprobe" inet 8 0
@@ -36,13 +53,7 @@ ip -n a addr add 198.18.0.1/24 dev veth-a
 ip -n b addr add 198.18.0.2/24 dev veth-b
 ip -n a link set veth-a up
 ip -n b link set veth-b up
-ip netns exec b tcpdump -i veth-b --immediate-mode -U -w "$out/demo.pcap" 'ip proto 36' \
-	2>"$out/tcpdump.err" &
-dump=$!
-for _ in $(seq 100); do
-	grep -q listening "$out/tcpdump.err" && break
-	sleep 0.1
-done
+start_dump demo 'ip proto 36'
 
 say "a sends XTP packets to b"
 for t in first cntl diag; do
@@ -53,9 +64,7 @@ ip netns exec a "$bin/tools/xtpinject" -t cntl -c 198.18.0.2
 say "b's /proc/net/xtp/snmp (no context listens yet: all are dropped and counted)"
 ip netns exec b cat /proc/net/xtp/snmp
 
-sleep 1
-kill -INT $dump
-wait $dump 2>/dev/null
+stop_dump
 echo
 
 # The thesis' applications: finger under inetd, and xft.
@@ -82,22 +91,14 @@ xtp_idle() {
 # capture NAME FILTER IDLE CMD...: run CMD in a while b captures FILTER;
 # the capture ends once b is down to IDLE XTP sockets (its listeners)
 capture() {
-	local name=$1 filter=$2 idle=$3 pid
+	local idle=$3
 
+	start_dump "$1" "$2"
 	shift 3
-	ip netns exec b tcpdump -i veth-b --immediate-mode -U -w "$out/$name.pcap" "$filter" \
-		2>"$out/$name.err" &
-	pid=$!
-	for _ in $(seq 100); do
-		grep -q listening "$out/$name.err" && break
-		sleep 0.1
-	done
 	ip netns exec a "$@"
 	xtp_idle a 0
 	xtp_idle b "$idle"
-	sleep 1
-	kill -INT $pid
-	wait $pid 2>/dev/null
+	stop_dump
 }
 capture finger-xtp "ip proto 36" 1 "$bin/tools/fingerx" root@198.18.0.2 |
 	head -3
@@ -127,13 +128,7 @@ say "MTP: a pings mtping -s on b (UDP port 8080)"
 for ns in a b; do
 	ip netns exec $ns ethtool -K veth-$ns tx off >/dev/null 2>&1
 done
-ip netns exec b tcpdump -i veth-b --immediate-mode -U -w "$out/demo-mtp.pcap" 'udp port 8080' \
-	2>"$out/tcpdump-mtp.err" &
-dump=$!
-for _ in $(seq 100); do
-	grep -q listening "$out/tcpdump-mtp.err" && break
-	sleep 0.1
-done
+start_dump demo-mtp 'udp port 8080'
 ip netns exec b "$bin/tools/mtping" -s 8080 >"$out/mtping-s.txt" 2>&1 &
 srv=$!
 for _ in $(seq 50); do
@@ -141,8 +136,7 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 ip netns exec a "$bin/tools/mtping" 198.18.0.2 8080
-sleep 1
+stop_dump
 kill $srv
-kill -INT $dump
-wait $srv $dump 2>/dev/null
+wait $srv 2>/dev/null
 echo

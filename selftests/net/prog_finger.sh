@@ -11,16 +11,7 @@ OUT=${XTP_OUT:-/tmp}/prog_finger
 B=$XTP_BINDIR
 mkdir -p "$OUT"
 
-ktap_print_header
-ktap_set_plan 9
-modprobe xtp
-xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
-INETD=
-cleanup() {
-	[ -n "$INETD" ] && kill "$INETD" 2>/dev/null && wait "$INETD"
-	xtp_ns_cleanup
-}
-trap cleanup EXIT
+prog_setup 9
 
 cat >"$OUT/inetdx.conf" <<CONF
 # finger over XTP and over TCP, same server

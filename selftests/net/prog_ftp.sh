@@ -12,16 +12,7 @@ B=$XTP_BINDIR
 rm -rf "$OUT"
 mkdir -p "$OUT/root" "$OUT/cli"
 
-ktap_print_header
-ktap_set_plan 9
-modprobe xtp
-xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
-INETD=
-cleanup() {
-	[ -n "$INETD" ] && kill "$INETD" 2>/dev/null && wait "$INETD"
-	xtp_ns_cleanup
-}
-trap cleanup EXIT
+prog_setup 9
 
 cat >"$OUT/inetdx.conf" <<CONF
 ftp  stream  xtp  nowait  root  $B/ftpdx  ftpdx -r $OUT/root -w

@@ -33,3 +33,19 @@ mib() {
 	grep "^$2" "$1" | head -1 | grep -oE "(^|[ :(])$3=[0-9]+" |
 		head -1 | sed 's/.*=//'
 }
+
+# prog_setup PLAN: KTAP header and plan, the module, the two namespaces,
+# and a cleanup that stops the inetd started into $INETD.
+prog_setup() {
+	ktap_print_header
+	ktap_set_plan "$1"
+	modprobe xtp
+	xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
+	INETD=
+	trap prog_cleanup EXIT
+}
+
+prog_cleanup() {
+	[ -n "${INETD:-}" ] && kill "$INETD" 2>/dev/null && wait "$INETD"
+	xtp_ns_cleanup
+}

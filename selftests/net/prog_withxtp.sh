@@ -12,16 +12,7 @@ B=$XTP_BINDIR
 W=$B/withxtp
 mkdir -p "$OUT"
 
-ktap_print_header
-ktap_set_plan 10
-modprobe xtp
-xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
-INETD=
-cleanup() {
-	[ -n "$INETD" ] && kill "$INETD" 2>/dev/null && wait "$INETD"
-	xtp_ns_cleanup
-}
-trap cleanup EXIT
+prog_setup 10
 
 "$W" --check >"$OUT/check.txt" 2>&1
 ktap_check "withxtp --check: XTP available" \

@@ -29,6 +29,8 @@
 
 #include <linux/xtp.h>
 
+#include "toolutil.h"
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -40,20 +42,6 @@ static void usage(void)
 		"  -b SIZE  bytes per send() (65536)\n"
 		"  -T SEC   give up after SEC seconds without progress (60)\n");
 	exit(2);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, "xft: %s: %s\n", what, strerror(errno));
-	exit(1);
 }
 
 /* Fill @buf from @fd as far as possible; returns the count (short = EOF). */

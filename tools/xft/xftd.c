@@ -23,6 +23,8 @@
 
 #include <linux/xtp.h>
 
+#include "toolutil.h"
+
 static int quiet;
 
 static void usage(void)
@@ -36,20 +38,6 @@ static void usage(void)
 		"  -c COUNT  serve COUNT transfers, then exit (0 = forever)\n"
 		"  -R NAME   raw: no name header, store every transfer as NAME\n");
 	exit(2);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, "xftd: %s: %s\n", what, strerror(errno));
-	exit(1);
 }
 
 /* A name is one harmless path component. */

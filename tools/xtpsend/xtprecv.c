@@ -17,6 +17,8 @@
 
 #include "xtpopts.h"
 
+#include "toolutil.h"
+
 static void usage(int rc)
 {
 	FILE *f = rc ? stderr : stdout;
@@ -30,20 +32,6 @@ static void usage(int rc)
 		"  -T SEC    give up after SEC seconds without progress (60)\n");
 	xtpopt_usage(f);
 	exit(rc);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, "xtprecv: %s: %s\n", what, strerror(errno));
-	exit(1);
 }
 
 static void write_all(int fd, const char *p, size_t n)

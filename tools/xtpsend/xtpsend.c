@@ -18,6 +18,8 @@
 
 #include "xtpopts.h"
 
+#include "toolutil.h"
+
 static void usage(int rc)
 {
 	FILE *f = rc ? stderr : stdout;
@@ -33,20 +35,6 @@ static void usage(int rc)
 		"  -T SEC    give up after SEC seconds without progress (60)\n");
 	xtpopt_usage(f);
 	exit(rc);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, "xtpsend: %s: %s\n", what, strerror(errno));
-	exit(1);
 }
 
 /* Wait until the association is over (EPOLLHUP), at most @sec seconds. */
