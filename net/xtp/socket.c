@@ -702,6 +702,8 @@ static void xtp_listen_stop(struct sock *sk)
 		list_del_init(&xs->accept_node);
 		lxs->accept_len--;
 		sock_hold(child);
+		/* Softirqs take the child's spinlock too: keep them off. */
+		local_bh_disable();
 		bh_lock_sock(child);
 		xs->listener = NULL;
 		sock_orphan(child);
@@ -710,6 +712,7 @@ static void xtp_listen_stop(struct sock *sk)
 		else
 			xtp_abort(child, ECONNRESET);
 		bh_unlock_sock(child);
+		local_bh_enable();
 		sock_put(child);
 	}
 }

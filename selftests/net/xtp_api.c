@@ -157,6 +157,27 @@ TEST(nonblocking_connect_and_accept)
 	close(ls);
 }
 
+TEST(listener_close_resets_unaccepted)
+{
+	int ls, c1, c2;
+	char buf[4];
+
+	ls = listener(7008);
+	ASSERT_LE(0, ls);
+	c1 = xtp_socket();
+	c2 = xtp_socket();
+	ASSERT_LE(0, c1);
+	ASSERT_LE(0, c2);
+	ASSERT_EQ(0, connect_to(c1, 7008));
+	ASSERT_EQ(0, connect_to(c2, 7008));
+	/* Both wait in the accept queue; closing the listener aborts them. */
+	close(ls);
+	EXPECT_EQ(-ECONNRESET, read_full(c1, buf, sizeof(buf)));
+	EXPECT_EQ(-ECONNRESET, read_full(c2, buf, sizeof(buf)));
+	close(c1);
+	close(c2);
+}
+
 TEST(accept_not_listening)
 {
 	int fd = xtp_socket();
