@@ -16,6 +16,8 @@ pkgs=(
 	qemu-system-x86 iproute2 tcpdump tshark
 	python3-venv python3-pip busybox-static
 	xz-utils ethtool
+	# scripted packet drops in the congestion-control tests
+	nftables
 	dpkg-dev libpcap0.8-dev
 	# unmodified programs for the ported-program tests (withxtp, finger)
 	finger fingerd netcat-openbsd socat openbsd-inetd

@@ -94,6 +94,7 @@ void xtp_ctx_init(struct sock *sk)
 	xs->wsync = 0;
 	xs->wtimer_retries = 0;
 	xs->rcv_nxt = 0;
+	xs->rcv_high = 0;
 	xs->rcv_queued = 0;
 	xs->rcv_alloc = 0;
 	xs->srtt_us = 0;
@@ -102,7 +103,9 @@ void xtp_ctx_init(struct sock *sk)
 	skb_queue_head_init(&xs->rtx_queue);
 	skb_queue_head_init(&xs->ooo_queue);
 	memset(&xs->mib, 0, sizeof(xs->mib));
+	xs->snd_edge = 0;
 	xtp_timers_init(sk);
+	xtp_cc_start(sk);
 }
 
 /**

@@ -61,6 +61,25 @@ static void xtp_count_in(struct xtp_sock *xs, u8 pformat)
 	}
 }
 
+static void xtp_count_dup(struct sock *sk)
+{
+	xtp_sk(sk)->mib.dup_data_in++;
+	XTP_INC_STATS(sock_net(sk), XTP_MIB_INDUPDATA);
+}
+
+/* @skb starts at or below RSEQ and ends above: its new bytes are readable. */
+static void xtp_rcv_in_order(struct sock *sk, struct sk_buff *skb)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	u64 end = XTP_SKB_CB(skb)->seq + skb->len;
+
+	XTP_SKB_CB(skb)->offset = xs->rcv_nxt - XTP_SKB_CB(skb)->seq;
+	xs->rcv_queued += end - xs->rcv_nxt;
+	xs->mib.bytes_received += end - xs->rcv_nxt;
+	xs->rcv_nxt = end;
+	__skb_queue_tail(&sk->sk_receive_queue, skb);
+}
+
 /* Move in-order data from the out-of-order queue to the receive queue. */
 static void xtp_ooo_drain(struct sock *sk)
 {
@@ -74,13 +93,11 @@ static void xtp_ooo_drain(struct sock *sk)
 			break;
 		__skb_unlink(skb, &xs->ooo_queue);
 		if (seq + skb->len <= xs->rcv_nxt) {
+			xtp_count_dup(sk);
 			kfree_skb(skb);
 			continue;
 		}
-		XTP_SKB_CB(skb)->offset = xs->rcv_nxt - seq;
-		xs->rcv_queued += seq + skb->len - xs->rcv_nxt;
-		xs->rcv_nxt = seq + skb->len;
-		__skb_queue_tail(&sk->sk_receive_queue, skb);
+		xtp_rcv_in_order(sk, skb);
 	}
 }
 
@@ -93,6 +110,7 @@ static void xtp_ooo_insert(struct sock *sk, struct sk_buff *skb)
 
 	skb_queue_walk(&xs->ooo_queue, pos) {
 		if (XTP_SKB_CB(pos)->seq == seq) {
+			xtp_count_dup(sk);
 			kfree_skb(skb);
 			return;
 		}
@@ -107,24 +125,29 @@ static void xtp_ooo_insert(struct sock *sk, struct sk_buff *skb)
 /*
  * Queue the user data of a FIRST or DATA packet.  @skb is consumed: its
  * data area is cut down to the payload and kept as is.
+ *
+ * Return: true if the data opened a new gap above what had arrived.
  */
-static void xtp_queue_data(struct sock *sk, struct sk_buff *skb,
+static bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 			   const struct xtp_wire_pkt *pkt, u64 seq)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 	u32 len = pkt->data_len;
 	u64 limit = 2ULL * xs->rcv_wnd;
+	bool new_gap;
 
+	if (len && seq + len <= xs->rcv_nxt)
+		xtp_count_dup(sk);
 	if (!len || seq + len <= xs->rcv_nxt || xs->wclose_rcvd) {
 		kfree_skb(skb);
-		return;
+		return false;
 	}
 	/* The peer must stay below our ALLOC; never hold more than that. */
 	if (xs->rcv_queued + len > limit ||
 	    atomic_read(&sk->sk_rmem_alloc) > sk->sk_rcvbuf) {
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_RCVBUFERRORS);
 		kfree_skb(skb);
-		return;
+		return false;
 	}
 	skb_pull(skb, pkt->data - skb->data);
 	skb_trim(skb, len);
@@ -133,42 +156,49 @@ static void xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 	XTP_SKB_CB(skb)->seq = seq;
 	XTP_SKB_CB(skb)->offset = 0;
 	XTP_SKB_CB(skb)->options = pkt->hdr.options & XTP_CMD_EOM;
+	new_gap = seq > max(xs->rcv_nxt, xs->rcv_high);
+	xs->rcv_high = max(xs->rcv_high, seq + len);
 	if (seq > xs->rcv_nxt) {
 		xtp_ooo_insert(sk, skb);
-		return;
+		return new_gap;
 	}
-	XTP_SKB_CB(skb)->offset = xs->rcv_nxt - seq;
-	xs->rcv_queued += seq + len - xs->rcv_nxt;
-	xs->rcv_nxt = seq + len;
-	xs->mib.bytes_received += len;
-	__skb_queue_tail(&sk->sk_receive_queue, skb);
+	xtp_rcv_in_order(sk, skb);
 	xtp_ooo_drain(sk);
+	return false;
 }
 
-/* Acknowledgment and allocation from a control segment. */
+/*
+ * Acknowledgment, allocation and spans from a control segment.  The
+ * window grows by the bytes RSEQ covers anew (byte counting), except
+ * during a handshake.
+ */
 static void xtp_ack(struct sock *sk, const struct xtp_wire_pkt *pkt)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 	u64 rseq = pkt->ctl.rseq;
 	struct sk_buff *skb;
+	u32 acked;
 
 	if (rseq > xs->snd_nxt)
 		return;
+	xtp_rtt_echo(xs, pkt->ctl.echo);
 	if (rseq > xs->snd_una) {
+		acked = rseq - xs->snd_una;
 		xs->snd_una = rseq;
+		xs->fc_blocked = 0;
 		while ((skb = skb_peek(&xs->rtx_queue)) &&
-		       XTP_SKB_CB(skb)->seq + skb->len <= rseq) {
-			__skb_unlink(skb, &xs->rtx_queue);
-			xs->snd_queued -= skb->len;
-			sk->sk_wmem_queued -= skb->truesize;
-			kfree_skb(skb);
-		}
+		       XTP_SKB_CB(skb)->seq + skb->len <= rseq)
+			xtp_rtx_unlink(sk, skb);
+		if (!xs->in_handshake)
+			xs->cc_ops->acked(sk, acked);
 		sk->sk_write_space(sk);
 	}
 	if (pkt->ctl.alloc > xs->snd_alloc) {
 		xs->snd_alloc = pkt->ctl.alloc;
 		xs->fc_blocked = 0;
 	}
+	if (pkt->hdr.pformat == XTP_PF_ECNTL)
+		xtp_rtx_ecntl(sk, pkt);
 	xtp_wtimer_answered(sk, pkt->ctl.echo);
 }
 
@@ -222,10 +252,14 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 	    xs->snd_una == xs->snd_nxt)
 		xs->rclose_rcvd = 1;
 	xtp_note_wclose(xs, pkt, pkt->hdr.seq);
-	if (pkt->hdr.pformat == XTP_PF_DATA)
-		xtp_queue_data(sk, skb, pkt, pkt->hdr.seq);
-	else
+	/* FASTNAK: the peer wants to hear of a new gap at once. */
+	if (pkt->hdr.pformat == XTP_PF_DATA) {
+		if (xtp_queue_data(sk, skb, pkt, pkt->hdr.seq) &&
+		    (opt & XTP_CMD_FASTNAK))
+			sreq = true;
+	} else {
 		consume_skb(skb);
+	}
 
 	if (xs->fin_seen && !xs->wclose_rcvd && xs->rcv_nxt >= xs->rcv_fin) {
 		xs->wclose_rcvd = 1;
@@ -341,6 +375,7 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 	xs->snd_alloc = pkt->hdr.seq;
 	xs->echo = pkt->hdr.sync;
 	xs->rcv_nxt = XTP_FIRST_SEGS_LEN;
+	xtp_cc_start(child);
 
 	/* As for an initiator: ip_queue_xmit() uses the flow in cork.fl. */
 	fl4 = &inet_sk(child)->cork.fl.u.ip4;

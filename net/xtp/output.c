@@ -6,6 +6,7 @@
  * builds a fresh packet around a copy of it, so a retransmission never
  * shares header room with a packet still in flight.
  */
+#include <linux/ktime.h>
 #include <linux/skbuff.h>
 #include <net/ip.h>
 #include <net/route.h>
@@ -74,6 +75,10 @@ static void xtp_fill_hdr(struct sock *sk, struct xtp_wire_pkt *pkt,
 		options |= XTP_CMD_END;
 	if (xs->nocheck)
 		options |= XTP_CMD_NOCHECK;
+	if (xs->snd_edge)
+		options |= XTP_CMD_EDGE;
+	if (xs->fastnak)
+		options |= XTP_CMD_FASTNAK;
 	if (options & XTP_CMD_SREQ) {
 		xs->sync++;
 		xs->mib.sync++;
@@ -155,8 +160,10 @@ static int xtp_xmit(struct sock *sk, const struct xtp_wire_pkt *pkt)
 		return -ENOMEM;
 	skb_set_owner_w(skb, sk);
 	xtp_count_out(xs, pkt->hdr.pformat);
-	if (pkt->hdr.options & XTP_CMD_SREQ)
+	if (pkt->hdr.options & XTP_CMD_SREQ) {
+		xtp_rtt_sent(xs, pkt->hdr.sync);
 		xtp_wtimer_arm(sk, pkt->hdr.sync);
+	}
 	XTP_INC_STATS(sock_net(sk), XTP_MIB_OUTPKTS);
 	err = ip_queue_xmit(sk, skb, &inet_sk(sk)->cork.fl);
 	return net_xmit_eval(err);
@@ -209,8 +216,11 @@ int xtp_send_first(struct sock *sk)
 	if (data) {
 		pkt.data = data->data;
 		pkt.data_len = data->len;
-		XTP_SKB_CB(data)->sent = true;
+		XTP_SKB_CB(data)->sent = 1;
+		XTP_SKB_CB(data)->xmit_ns = ktime_get_ns();
 	}
+	if (!xs->first_sent)
+		xtp_cc_start(sk);
 	xs->first_sent = 1;
 	return xtp_xmit(sk, &pkt);
 }
@@ -235,18 +245,30 @@ int xtp_send_tcntl(struct sock *sk)
 }
 
 /**
- * xtp_send_cntl - send a CNTL with the context's current state
+ * xtp_send_cntl - send a control packet with the context's current state
  * @sk: the context
  * @options: options beyond the sticky WCLOSE/RCLOSE/END, e.g. SREQ
+ *
+ * While data above RSEQ waits for a gap to fill, the control packet is an
+ * ECNTL whose spans tell the peer what to send again.
  *
  * Return: 0 or -errno.
  */
 int xtp_send_cntl(struct sock *sk, u32 options)
 {
+	struct xtp_wire_span spans[XTP_ECNTL_MAX_SPANS];
+	struct xtp_sock *xs = xtp_sk(sk);
 	struct xtp_wire_pkt pkt;
+	u32 nspan;
 
-	xtp_fill_hdr(sk, &pkt, XTP_PF_CNTL, options);
+	nspan = xtp_rcv_spans(xs, spans, ARRAY_SIZE(spans));
+	xtp_fill_hdr(sk, &pkt, nspan ? XTP_PF_ECNTL : XTP_PF_CNTL, options);
 	xtp_fill_ctl(sk, &pkt);
+	if (nspan) {
+		pkt.ctl.nspan = nspan;
+		pkt.ctl.spans = spans;
+		XTP_INC_STATS(sock_net(sk), XTP_MIB_OUTECNTLS);
+	}
 	return xtp_xmit(sk, &pkt);
 }
 
@@ -264,55 +286,131 @@ static int xtp_send_data(struct sock *sk, struct sk_buff *data, u32 options)
 	pkt.data_len = data->len;
 	if (options & XTP_CMD_SREQ)
 		xs->mib.datasreq_sent++;
-	if (XTP_SKB_CB(data)->sent)
+	if (XTP_SKB_CB(data)->sent) {
 		xs->mib.data_retransmits++;
-	XTP_SKB_CB(data)->sent = true;
+		XTP_INC_STATS(sock_net(sk), XTP_MIB_RETRANSSEGS);
+	}
+	XTP_SKB_CB(data)->sent = 1;
+	XTP_SKB_CB(data)->xmit_ns = ktime_get_ns();
 	xs->mib.bytes_sent += data->len;
 	return xtp_xmit(sk, &pkt);
 }
 
-static bool xtp_fits(const struct xtp_sock *xs, const struct sk_buff *skb)
+/* The next packet to send: a lost one first, else new data. */
+static struct sk_buff *xtp_next_to_send(struct sock *sk)
 {
-	return XTP_SKB_CB(skb)->seq + skb->len <= xs->snd_alloc;
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct sk_buff *skb;
+
+	if (xs->lost_out)
+		skb_queue_walk(&xs->rtx_queue, skb)
+			if (XTP_SKB_CB(skb)->lost)
+				return skb;
+	return skb_peek(&sk->sk_write_queue);
+}
+
+/*
+ * May @skb go now?  New data must stay below ALLOC; anything must fit in
+ * the congestion window, except that one packet may always be in flight.
+ * Each wait counts once in FCwaits, until an ack or ALLOC frees the sender.
+ * A sender held back by ALLOC is not using its congestion window.
+ */
+static bool xtp_window_admits(struct sock *sk, const struct sk_buff *skb)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	u32 flight = xtp_in_flight(xs);
+	bool alloc_ok;
+
+	alloc_ok = XTP_SKB_CB(skb)->lost ||
+		   XTP_SKB_CB(skb)->seq + skb->len <= xs->snd_alloc;
+	if (alloc_ok && (!flight || flight + skb->len <= xs->cwnd))
+		return true;
+	xs->app_limited = !alloc_ok;
+	if (!xs->fc_blocked) {
+		xs->fc_blocked = 1;
+		xs->mib.fc_wait++;
+	}
+	return false;
+}
+
+/* Account @skb as sent before it actually leaves (see xtp_push()). */
+static void xtp_commit(struct sock *sk, struct sk_buff *skb)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct xtp_skb_cb *cb = XTP_SKB_CB(skb);
+
+	if (cb->lost) {
+		cb->lost = 0;
+		xs->lost_out -= skb->len;
+	} else {
+		__skb_unlink(skb, &sk->sk_write_queue);
+		__skb_queue_tail(&xs->rtx_queue, skb);
+		xs->snd_nxt = cb->seq + skb->len;
+	}
+	xtp_pacing_sent(sk, skb->len);
+}
+
+/*
+ * SREQ or EDGE on a packet the ack-frequency policy picks: SREQ while the
+ * RTT cache has room for its sample, else a toggled EDGE, which asks for
+ * the ack without one (unless XTPSOCK_RTT_NODECOUPLE).
+ */
+static u32 xtp_ack_request(struct xtp_sock *xs, bool must)
+{
+	if (!must && ++xs->sreq_count < xs->sreq_freq)
+		return 0;
+	xs->sreq_count = 0;
+	if (must || xs->rtt_nodecouple || !xtp_rtt_cache_busy(xs))
+		return XTP_CMD_SREQ;
+	xs->snd_edge = !xs->snd_edge;
+	xs->mib.edgebit_set++;
+	return 0;
 }
 
 /**
- * xtp_push - send queued data the peer's allocation admits
+ * xtp_push - send what the windows admit: lost packets, then new data
  * @sk: the context, locked
  *
- * SREQ goes on every @sreq_freq-th packet and on the last packet of each
- * burst, the one after which we must wait: without it a lost burst tail
- * would be noticed by nobody (thesis §5.2.4).
+ * SREQ goes on the packets the ack frequency picks and always on the last
+ * packet of a burst, the one after which we must wait: without it a lost
+ * burst tail would be noticed by nobody (thesis §5.2.4).  A packet leaves
+ * only once the next one's fate is known, so that the last one can be
+ * told; a packet held back by pacing does not end the burst.
  */
 void xtp_push(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
-	struct sk_buff *skb, *next;
-	u32 opt;
+	struct sk_buff *skb, *held = NULL;
+	bool paced = false;
+	u32 n;
 
 	if (sk->sk_state != TCP_ESTABLISHED || xs->released || xs->end_sent ||
 	    xs->in_handshake)
 		return;
-	while ((skb = skb_peek(&sk->sk_write_queue))) {
-		if (!xtp_fits(xs, skb)) {
-			if (!xs->fc_blocked) {
-				xs->fc_blocked = 1;
-				xs->mib.fc_wait++;
-			}
+	if (xs->reo_pending)
+		xtp_rtx_detect(sk);
+	/* Each round takes a packet off the lost list or the write queue. */
+	for (n = 0; n < U16_MAX; n++) {
+		skb = xtp_next_to_send(sk);
+		if (!skb) {
+			xs->app_limited = 1;
 			break;
 		}
-		next = skb_peek_next(skb, &sk->sk_write_queue);
-		opt = 0;
-		if (!next || !xtp_fits(xs, next) ||
-		    ++xs->sreq_count >= xs->sreq_freq)
-			opt = XTP_CMD_SREQ;
-		if (opt)
-			xs->sreq_count = 0;
-		__skb_unlink(skb, &sk->sk_write_queue);
-		__skb_queue_tail(&xs->rtx_queue, skb);
-		xs->snd_nxt = XTP_SKB_CB(skb)->seq + skb->len;
-		xtp_send_data(sk, skb, opt);
+		if (!xtp_window_admits(sk, skb))
+			break;
+		if (xtp_pacing_wait(sk)) {
+			xs->mib.rc_wait++;
+			xs->app_limited = 0;
+			paced = true;
+			break;
+		}
+		if (held)
+			xtp_send_data(sk, held, xtp_ack_request(xs, false));
+		xtp_commit(sk, skb);
+		held = skb;
 	}
+	if (held)
+		xtp_send_data(sk, held, xtp_ack_request(xs, !paced));
 }
 
 /**

@@ -33,6 +33,12 @@ static const char *const xtp_mib_names[__XTP_MIB_MAX] = {
 	[XTP_MIB_PASSIVEOPENS]	= "PassiveOpens",
 	[XTP_MIB_CURRSOCKETS]	= "CurrSockets",
 	[XTP_MIB_ATMENTRIES]	= "AtmEntries",
+	[XTP_MIB_OUTECNTLS]	= "OutEcntls",
+	[XTP_MIB_RETRANSSEGS]	= "RetransSegs",
+	[XTP_MIB_ECNTLLOSSES]	= "EcntlLosses",
+	[XTP_MIB_HANDSHAKES]	= "Handshakes",
+	[XTP_MIB_HANDSHAKEFAILS] = "HandshakeFails",
+	[XTP_MIB_INDUPDATA]	= "InDupData",
 };
 
 /* One "Name value" line per counter, as /proc/net/snmp6 prints them. */

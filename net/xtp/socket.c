@@ -37,9 +37,8 @@ static int xtp_init_sock(struct sock *sk)
 	xs->ctimer_tmo = XTP_DEFAULT_CTIMER;
 	xs->ctimeout_tmo = XTP_DEFAULT_CTIMEOUT;
 	xs->zombie_tmo = XTP_DEFAULT_ZOMBIE;
-	xs->ln_thresh = XTP_DEFAULT_LN_THRESH;
-	xs->init_trainsize = XTP_DEFAULT_MAXDATA;
-	xs->rtt_cache_sz = 10;
+	xs->cc_id = READ_ONCE(xtp_net(sock_net(sk))->cc);
+	xs->rtt_cache_sz = XTP_RTT_CACHE_MAX;
 	sk->sk_rcvbuf = XTP_DEFAULT_RCVBUF;
 	xs->rcv_wnd = XTP_DEFAULT_WINDOW;
 	sock_set_flag(sk, SOCK_RCU_FREE);
@@ -878,6 +877,17 @@ static int xtp_setsockopt_int(struct sock *sk, int optname, int val)
 	case XTPSOCK_RATECONTROL:
 		xs->ratecontrol = !!val;
 		return 0;
+	case XTPSOCK_FASTNAK:
+		xs->fastnak = !!val;
+		return 0;
+	case XTPSOCK_CONGESTION:
+		if (!xtp_cc_find(val))
+			return -EINVAL;
+		if (!xtp_setup_phase(sk))
+			return -EISCONN;
+		xs->cc_id = val;
+		xtp_cc_start(sk);
+		return 0;
 	}
 	return -ENOPROTOOPT;
 }
@@ -891,7 +901,7 @@ static int xtp_setsockopt(struct sock *sk, int level, int optname,
 		return ip_setsockopt(sk, level, optname, optval, optlen);
 	if (optname == XTPSOCK_MIBSTAT)
 		return -ENOPROTOOPT;
-	if (optname < XTPSOCK_ASSOCTYPE || optname > XTPSOCK_MIBSTAT)
+	if (optname < XTPSOCK_ASSOCTYPE || optname > XTPSOCK_FASTNAK)
 		return -ENOPROTOOPT;
 	err = xtp_get_int(optval, optlen, &val);
 	if (err)
@@ -920,10 +930,10 @@ static int xtp_getsockopt_int(struct sock *sk, int optname, int *val)
 		*val = xs->maxdata;
 		break;
 	case XTPSOCK_LN_THRESH:
-		*val = xs->ln_thresh;
+		*val = min_t(u32, xtp_cc_init_thresh(xs), INT_MAX);
 		break;
 	case XTPSOCK_INIT_TRAINSIZE:
-		*val = xs->init_trainsize;
+		*val = xtp_cc_init_window(xs);
 		break;
 	case XTPSOCK_TEARDOWNMETHOD:
 		*val = xs->teardown;
@@ -961,6 +971,12 @@ static int xtp_getsockopt_int(struct sock *sk, int optname, int *val)
 	case XTPSOCK_NOCHECK:
 		*val = xs->nocheck;
 		break;
+	case XTPSOCK_FASTNAK:
+		*val = xs->fastnak;
+		break;
+	case XTPSOCK_CONGESTION:
+		*val = xs->cc_id;
+		break;
 	default:
 		return -ENOPROTOOPT;
 	}
@@ -976,8 +992,11 @@ static void xtp_fill_mibstat(struct sock *sk, struct xtp_mibstat *m)
 	m->teardown_type = xs->teardown;
 	m->profile_type = xs->profile;
 	m->sreq_freq = xs->sreq_freq;
-	m->init_trainsize = xs->init_trainsize;
-	m->linear_thresh = xs->ln_thresh;
+	m->trainsize = xs->cwnd;
+	m->cong_trainsize = xs->cwnd;
+	m->linear_thresh = xs->ssthresh;
+	m->linear_count = xs->cwnd_count;
+	m->cc = xs->cc_id;
 	m->rtt_cache_sz = xs->rtt_cache_sz;
 	m->wtimer_tmo = xtp_wtimer_ms(xs);
 	m->ctimer_tmo = xs->ctimer_tmo;

@@ -12,6 +12,8 @@
 #define XTP_DEFAULT_ATM_MAX	65536
 
 static int xtp_msl_max = 3600 * 1000;
+static int xtp_cc_min = XTP_CC_SCC;
+static int xtp_cc_max = XTP_CC_NEWRENO;
 static int xtp_atm_max_max = 1 << 24;
 
 static const struct ctl_table xtp_sysctl_template[] = {
@@ -33,6 +35,15 @@ static const struct ctl_table xtp_sysctl_template[] = {
 		.extra1		= SYSCTL_ONE,
 		.extra2		= &xtp_atm_max_max,
 	},
+	{
+		/* congestion controller of new sockets: enum xtp_cc */
+		.procname	= "cc",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= &xtp_cc_min,
+		.extra2		= &xtp_cc_max,
+	},
 	XTP_SYSCTL_END
 };
 
@@ -43,12 +54,14 @@ int xtp_sysctl_init_net(struct net *net)
 
 	xn->msl_ms = XTP_DEFAULT_MSL_MS;
 	xn->atm_max = XTP_DEFAULT_ATM_MAX;
+	xn->cc = XTP_DEFAULT_CC;
 	table = kmemdup(xtp_sysctl_template, sizeof(xtp_sysctl_template),
 			GFP_KERNEL);
 	if (!table)
 		return -ENOMEM;
 	table[0].data = &xn->msl_ms;
 	table[1].data = &xn->atm_max;
+	table[2].data = &xn->cc;
 	xn->sysctl = xtp_register_net_sysctl(net, "net/xtp", table,
 					     ARRAY_SIZE(xtp_sysctl_template));
 	if (!xn->sysctl) {

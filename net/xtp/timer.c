@@ -42,25 +42,6 @@ u32 xtp_wtimer_ms(const struct xtp_sock *xs)
 		     XTP_WTIMER_MAX_MS);
 }
 
-static void xtp_rtt_sample(struct xtp_sock *xs, u32 m)
-{
-	if (!m)
-		m = 1;
-	if (!xs->srtt_us) {
-		xs->srtt_us = m;
-		xs->rttvar_us = m / 2;
-	} else {
-		u32 err = xs->srtt_us > m ? xs->srtt_us - m : m - xs->srtt_us;
-
-		xs->rttvar_us = xs->rttvar_us - xs->rttvar_us / 4 + err / 4;
-		xs->srtt_us = xs->srtt_us - xs->srtt_us / 8 + m / 8;
-	}
-	xs->mib.rtt_updates++;
-	xs->mib.srtt_us = xs->srtt_us;
-	xs->mib.rttvar_us = xs->rttvar_us;
-	xs->mib.wtimer_tmo = xtp_wtimer_ms(xs);
-}
-
 /**
  * xtp_wtimer_arm - an SREQ left; guard it unless an older one is guarded
  * @sk: the context
@@ -73,27 +54,25 @@ void xtp_wtimer_arm(struct sock *sk, u32 sync)
 	if (timer_pending(&xs->wtimer))
 		return;
 	xs->wsync = sync;
-	xs->wtimer_sent = jiffies;
 	sk_reset_timer(sk, &xs->wtimer,
 		       jiffies + msecs_to_jiffies(xtp_wtimer_ms(xs)));
 }
 
-/* Resend what the answer to the handshake says is missing. */
+/*
+ * The handshake was answered: the answer's RSEQ and spans show all the
+ * peer has, so what they leave out is sent again, selectively.  K counts
+ * the probes and the answer; a lost probe makes the decrease harsher.
+ */
 static void xtp_handshake_done(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
-	struct sk_buff *skb;
 
 	xs->in_handshake = 0;
-	xs->wtimer_retries = 0;
 	if (!xs->end_delay && !xs->end_sent && !sock_flag(sk, SOCK_DEAD))
 		sk_stop_timer(sk, &xs->ctimeout);
-	/* Go back to the first unacknowledged byte. */
-	while ((skb = skb_peek_tail(&xs->rtx_queue))) {
-		__skb_unlink(skb, &xs->rtx_queue);
-		__skb_queue_head(&sk->sk_write_queue, skb);
-	}
-	xs->snd_nxt = xs->snd_una;
+	xtp_rtx_all_lost(sk);
+	xs->cc_ops->handshake_end(sk, xs->wtimer_retries + 1);
+	xs->wtimer_retries = 0;
 	xtp_push(sk);
 }
 
@@ -102,8 +81,8 @@ static void xtp_handshake_done(struct sock *sk)
  * @sk: the context
  * @echo: its ECHO
  *
- * SYNC/ECHO match exactly, so the RTT sample is unambiguous even for a
- * probe (no Karn problem).
+ * An answer to the guarded SREQ or a newer one stops the WTIMER and ends
+ * a handshake.
  */
 void xtp_wtimer_answered(struct sock *sk, u32 echo)
 {
@@ -113,8 +92,6 @@ void xtp_wtimer_answered(struct sock *sk, u32 echo)
 		return;
 	if ((s32)(echo - xs->wsync) < 0)
 		return;
-	if (echo == xs->wsync)
-		xtp_rtt_sample(xs, jiffies_to_usecs(jiffies - xs->wtimer_sent));
 	sk_stop_timer(sk, &xs->wtimer);
 	if (xs->in_handshake)
 		xtp_handshake_done(sk);
@@ -131,6 +108,7 @@ static void xtp_start_handshake(struct sock *sk)
 	if (!xs->in_handshake) {
 		xs->in_handshake = 1;
 		xs->mib.handshakes++;
+		XTP_INC_STATS(sock_net(sk), XTP_MIB_HANDSHAKES);
 		if (!timer_pending(&xs->ctimeout))
 			xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
 	}
@@ -145,6 +123,7 @@ static void xtp_wtimer_fire(struct sock *sk)
 	if (xs->released || xs->end_sent)
 		return;
 	if (++xs->wtimer_retries > XTP_HANDSHAKE_RETRIES) {
+		XTP_INC_STATS(sock_net(sk), XTP_MIB_HANDSHAKEFAILS);
 		xtp_abort(sk, ETIMEDOUT);
 		return;
 	}
@@ -168,6 +147,8 @@ static void xtp_ctimeout_fire(struct sock *sk)
 		xs->end_delay = 0;
 		xtp_send_end(sk);
 	} else if (sk->sk_state == TCP_SYN_SENT || xs->in_handshake) {
+		if (xs->in_handshake)
+			XTP_INC_STATS(sock_net(sk), XTP_MIB_HANDSHAKEFAILS);
 		xtp_abort(sk, ETIMEDOUT);
 	} else if (sock_flag(sk, SOCK_DEAD)) {
 		/* The peer never finished closing: give up the orphan. */
@@ -214,9 +195,13 @@ void xtp_keepalive(struct sock *sk, int on)
 		       jiffies + msecs_to_jiffies(xs->ctimer_tmo));
 }
 
-/* Run @fire now, or leave it to release_cb if the user owns @sk. */
-static void xtp_timer_run(struct sock *sk, int bit,
-			  void (*fire)(struct sock *sk))
+/**
+ * xtp_timer_run - timer work: run @fire now or leave it to release_cb
+ * @sk: the context; the timer's reference is dropped here
+ * @bit: &XTP_DEFER_WTIMER etc., marks the work for xtp_release_cb()
+ * @fire: the work, called with the socket spinlock held
+ */
+void xtp_timer_run(struct sock *sk, int bit, void (*fire)(struct sock *sk))
 {
 	bh_lock_sock(sk);
 	if (!sock_owned_by_user(sk))
@@ -268,6 +253,10 @@ void xtp_release_cb(struct sock *sk)
 		xtp_ctimer_fire(sk);
 		__sock_put(sk);
 	}
+	if (test_and_clear_bit(XTP_DEFER_PUSH, &xs->deferred)) {
+		xtp_push(sk);
+		__sock_put(sk);
+	}
 }
 
 void xtp_ctimeout_arm(struct sock *sk, u32 ms)
@@ -283,6 +272,7 @@ void xtp_timers_init(struct sock *sk)
 	timer_setup(&xs->wtimer, xtp_wtimer_handler, 0);
 	timer_setup(&xs->ctimeout, xtp_ctimeout_handler, 0);
 	timer_setup(&xs->ctimer, xtp_ctimer_handler, 0);
+	xtp_send_timer_init(sk);
 }
 
 /* Called with the socket locked, possibly from a timer's own handler. */
@@ -293,6 +283,7 @@ void xtp_timers_stop(struct sock *sk)
 	sk_stop_timer(sk, &xs->wtimer);
 	sk_stop_timer(sk, &xs->ctimeout);
 	sk_stop_timer(sk, &xs->ctimer);
+	xtp_send_timer_stop(sk);
 	if (test_and_clear_bit(XTP_DEFER_WTIMER, &xs->deferred))
 		__sock_put(sk);
 	if (test_and_clear_bit(XTP_DEFER_CTIMEOUT, &xs->deferred))

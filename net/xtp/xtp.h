@@ -5,6 +5,7 @@
 #ifndef _NET_XTP_XTP_H
 #define _NET_XTP_XTP_H
 
+#include <linux/hrtimer.h>
 #include <linux/rhashtable-types.h>
 #include <linux/skbuff.h>
 #include <linux/timer.h>
@@ -16,6 +17,7 @@
 #include <uapi/linux/xtp.h>
 
 #include "compat.h"
+#include "scc.h"
 #include "wire.h"
 
 /**
@@ -43,6 +45,12 @@
  * @XTP_MIB_PASSIVEOPENS: associations accepted (TCNTL sent)
  * @XTP_MIB_CURRSOCKETS: XTP sockets that exist in the namespace (gauge)
  * @XTP_MIB_ATMENTRIES: entries in the ATM (gauge)
+ * @XTP_MIB_OUTECNTLS: ECNTL packets sent (the receiver saw a gap)
+ * @XTP_MIB_RETRANSSEGS: DATA packets sent again
+ * @XTP_MIB_ECNTLLOSSES: DATA packets an ECNTL showed missing
+ * @XTP_MIB_HANDSHAKES: synchronizing handshakes started
+ * @XTP_MIB_HANDSHAKEFAILS: handshakes that ended the association
+ * @XTP_MIB_INDUPDATA: DATA received that had arrived already
  * @__XTP_MIB_MAX: number of counters
  */
 enum xtp_mib_field {
@@ -69,6 +77,12 @@ enum xtp_mib_field {
 	XTP_MIB_PASSIVEOPENS,
 	XTP_MIB_CURRSOCKETS,
 	XTP_MIB_ATMENTRIES,
+	XTP_MIB_OUTECNTLS,
+	XTP_MIB_RETRANSSEGS,
+	XTP_MIB_ECNTLLOSSES,
+	XTP_MIB_HANDSHAKES,
+	XTP_MIB_HANDSHAKEFAILS,
+	XTP_MIB_INDUPDATA,
 	__XTP_MIB_MAX
 };
 
@@ -88,6 +102,7 @@ struct xtp_mib {
  * @ports: bound sockets by local port
  * @msl_ms: maximum segment lifetime, sysctl net.xtp.msl_ms
  * @atm_max: cap on ATM entries, sysctl net.xtp.atm_max
+ * @cc: default congestion controller (&enum xtp_cc), sysctl net.xtp.cc
  * @sysctl: the net.xtp sysctl table of this namespace
  */
 struct xtp_net {
@@ -99,6 +114,7 @@ struct xtp_net {
 	struct hlist_head ports[XTP_PORT_HASH_SIZE];
 	int msl_ms;
 	int atm_max;
+	int cc;
 	struct ctl_table_header *sysctl;
 };
 
@@ -107,9 +123,12 @@ struct xtp_atm_entry;
 /* Per-packet state of queued data, in skb->cb. */
 struct xtp_skb_cb {
 	u64 seq;		/* sequence number of the first byte */
+	u64 xmit_ns;		/* send: time of the latest transmission */
 	u32 offset;		/* receive: bytes already read */
 	u32 options;		/* EOM (and on send WCLOSE) of this packet */
-	bool sent;		/* send: transmitted at least once */
+	u8 sent:1,		/* send: transmitted at least once */
+	   sacked:1,		/* send: an ECNTL span covers it */
+	   lost:1;		/* send: missing, waits for retransmission */
 };
 
 #define XTP_SKB_CB(skb) ((struct xtp_skb_cb *)(skb)->cb)
@@ -119,6 +138,18 @@ enum {
 	XTP_DEFER_WTIMER,
 	XTP_DEFER_CTIMEOUT,
 	XTP_DEFER_CTIMER,
+	XTP_DEFER_PUSH,
+};
+
+struct xtp_cc_ops;
+
+/* Most RTT cache slots (XTPSOCK_RTT_CACHE_SIZE). */
+#define XTP_RTT_CACHE_MAX	10
+
+/* One RTT cache slot: an SREQ still waiting for its ECHO. */
+struct xtp_rtt_slot {
+	u32 sync;		/* 0: free (SYNC values start at 1) */
+	u64 sent_ns;
 };
 
 /**
@@ -162,7 +193,8 @@ enum {
  * @end_rcvd: the peer sent END
  * @released: the context left the protocol (no more packets, timers)
  * @fin_seen: the peer sent WCLOSE; its stream ends at @rcv_fin
- * @fc_blocked: the sender is waiting for ALLOC (counted once per wait)
+ * @fc_blocked: the sender waits for ALLOC or the congestion window
+ *	(counted once per wait)
  * @end_delay: GracefulClose: END is due when @ctimeout fires
  * @fin_answered: we answered the peer's WCLOSE
  * @last_edge: EDGE bit of the peer's last packet; a change asks for a
@@ -178,10 +210,10 @@ enum {
  * @echo: SYNC of the peer's latest SREQ, echoed in our control packets
  * @sreq_count: DATA packets since the last SREQ
  * @wsync: SYNC guarded by the WTIMER (oldest unanswered SREQ)
- * @wtimer_sent: when the SREQ with @wsync left, in jiffies
  * @wtimer_retries: synchronizing handshake probes sent
  * @in_handshake: the WTIMER fired; data waits for the answer
  * @rcv_nxt: next in-order sequence number expected (our RSEQ)
+ * @rcv_high: end of the highest data received
  * @rcv_queued: bytes in the receive queue not yet read
  * @rcv_fin: end of the peer's stream, valid with @fin_seen
  * @rcv_dreq: DREQ: confirm once the application has read up to here
@@ -189,6 +221,7 @@ enum {
  * @rcv_wnd: receive window (bytes beyond RSEQ we advertise at most)
  * @srtt_us: smoothed RTT
  * @rttvar_us: RTT variation
+ * @cc_id: &enum xtp_cc chosen for this context
  * @rtx_queue: sent DATA not yet acknowledged
  * @ooo_queue: received DATA above @rcv_nxt
  * @wtimer: WTIMER
@@ -196,6 +229,24 @@ enum {
  * @ctimer: CTIMER keep-alive, running with SO_KEEPALIVE
  * @ctimer_seen: packets received when the CTIMER last looked
  * @deferred: &XTP_DEFER_WTIMER etc., timer work for release_cb
+ * @cc_ops: congestion controller
+ * @scc: SCC's own state, mirrored into @cwnd, @ssthresh, @cwnd_count
+ * @cwnd: congestion window in bytes (SCC: BIFW, "trainsize")
+ * @ssthresh: slow-start threshold (SCC: LGT, "linear_thresh")
+ * @cwnd_count: bytes acknowledged towards the next linear step
+ * @recover: NewReno: snd_nxt when the recovery began
+ * @in_recovery: NewReno: in fast recovery until snd_una passes @recover
+ * @reo_pending: a packet may be declared lost when @send_timer fires
+ * @app_limited: the last push ran out of data or ALLOC, not of window
+ * @sacked_out: bytes in @rtx_queue covered by ECNTL spans
+ * @lost_out: bytes in @rtx_queue marked lost, not yet sent again
+ * @sack_newest_ns: latest send time of a packet an ECNTL showed seen
+ * @send_timer: pacing departures and loss-detection deadlines
+ * @pace_next_ns: earliest departure of the next paced packet
+ * @pacing_rate: bytes per second, 0 when not pacing
+ * @rttc: the RTT cache, indexed by SYNC modulo @rtt_cache_sz
+ * @snd_edge: the EDGE bit we send; toggled to ask for an ack
+ * @fastnak: XTPSOCK_FASTNAK: our packets ask for FASTNAK
  * @mib: XTPSOCK_MIBSTAT counters
  */
 struct xtp_sock {
@@ -228,6 +279,8 @@ struct xtp_sock {
 	u32 zombie_tmo;
 	u32 ln_thresh;
 	u32 init_trainsize;
+	u8 cc_id;
+	u8 fastnak:1;
 
 	u32 first_pending:1,
 	    first_sent:1,
@@ -245,7 +298,11 @@ struct xtp_sock {
 	    end_delay:1,
 	    fin_answered:1,
 	    wclose_implied:1,
-	    last_edge:1;
+	    last_edge:1,
+	    snd_edge:1,
+	    in_recovery:1,
+	    reo_pending:1,
+	    app_limited:1;
 
 	u64 snd_una;
 	u64 snd_nxt;
@@ -256,10 +313,10 @@ struct xtp_sock {
 	u32 echo;
 	u32 sreq_count;
 	u32 wsync;
-	unsigned long wtimer_sent;
 	u32 wtimer_retries;
 
 	u64 rcv_nxt;
+	u64 rcv_high;
 	u32 rcv_queued;
 	u64 rcv_fin;
 	u64 rcv_dreq;
@@ -268,6 +325,20 @@ struct xtp_sock {
 
 	u32 srtt_us;
 	u32 rttvar_us;
+	struct xtp_rtt_slot rttc[XTP_RTT_CACHE_MAX];
+
+	const struct xtp_cc_ops *cc_ops;
+	struct xtp_scc scc;
+	u32 cwnd;
+	u32 ssthresh;
+	u32 cwnd_count;
+	u64 recover;
+	u32 sacked_out;
+	u32 lost_out;
+	u64 sack_newest_ns;
+	struct hrtimer send_timer;
+	u64 pace_next_ns;
+	u64 pacing_rate;
 
 	struct sk_buff_head rtx_queue;
 	struct sk_buff_head ooo_queue;
@@ -297,6 +368,8 @@ static inline struct xtp_net *xtp_net(const struct net *net)
 
 #define XTP_INC_STATS(net, field) \
 	this_cpu_inc(xtp_net(net)->mib->mibs[field])
+#define XTP_ADD_STATS(net, field, n) \
+	this_cpu_add(xtp_net(net)->mib->mibs[field], n)
 #define XTP_DEC_STATS(net, field) \
 	this_cpu_dec(xtp_net(net)->mib->mibs[field])
 
@@ -313,6 +386,58 @@ static inline struct xtp_net *xtp_net(const struct net *net)
 #define XTP_WTIMER_MAX_MS	60000
 #define XTP_WTIMER_INIT_MS	1000
 #define XTP_HANDSHAKE_RETRIES	8
+#define XTP_ECNTL_MAX_SPANS	16
+#define XTP_DEFAULT_CC		XTP_CC_NEWRENO
+
+/**
+ * struct xtp_cc_ops - a congestion controller
+ * @id: &enum xtp_cc
+ * @name: for messages
+ * @paced: the sender spaces packets at xtp_cc_pacing_rate()
+ * @init: the association starts: set @cwnd and @ssthresh
+ * @acked: RSEQ moved @bytes forward (never called during a handshake:
+ *	the window does not grow while the peer's state is unknown)
+ * @loss: an ECNTL showed DATA missing
+ * @handshake_end: a synchronizing handshake ended after @k packets, the
+ *	answered probe included: 2 means no probe was lost
+ */
+struct xtp_cc_ops {
+	u8 id;
+	const char *name;
+	bool paced;
+	void (*init)(struct sock *sk);
+	void (*acked)(struct sock *sk, u32 bytes);
+	void (*loss)(struct sock *sk);
+	void (*handshake_end)(struct sock *sk, u32 k);
+};
+
+extern const struct xtp_cc_ops xtp_cc_scc;
+extern const struct xtp_cc_ops xtp_cc_newreno;
+
+/* cc.c */
+const struct xtp_cc_ops *xtp_cc_find(int id);
+void xtp_cc_start(struct sock *sk);
+u32 xtp_cc_init_window(const struct xtp_sock *xs);
+u32 xtp_cc_init_thresh(const struct xtp_sock *xs);
+u32 xtp_in_flight(const struct xtp_sock *xs);
+void xtp_send_timer_init(struct sock *sk);
+void xtp_send_timer_at(struct sock *sk, u64 ns);
+void xtp_send_timer_stop(struct sock *sk);
+bool xtp_pacing_wait(struct sock *sk);
+void xtp_pacing_sent(struct sock *sk, u32 len);
+
+/* rtt.c */
+void xtp_rtt_sent(struct xtp_sock *xs, u32 sync);
+void xtp_rtt_echo(struct xtp_sock *xs, u32 echo);
+bool xtp_rtt_cache_busy(const struct xtp_sock *xs);
+
+/* recovery.c */
+void xtp_rtx_unlink(struct sock *sk, struct sk_buff *skb);
+void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt);
+void xtp_rtx_detect(struct sock *sk);
+void xtp_rtx_all_lost(struct sock *sk);
+u32 xtp_rcv_spans(const struct xtp_sock *xs, struct xtp_wire_span *spans,
+		  u32 max);
 
 /* proc.c */
 int xtp_proc_init_net(struct net *net);
@@ -368,6 +493,8 @@ void xtp_ctimeout_arm(struct sock *sk, u32 ms);
 void xtp_keepalive(struct sock *sk, int on);
 void xtp_release_cb(struct sock *sk);
 u32 xtp_wtimer_ms(const struct xtp_sock *xs);
+
+void xtp_timer_run(struct sock *sk, int bit, void (*fire)(struct sock *sk));
 
 /* input.c */
 int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb);

@@ -10,6 +10,7 @@
 #define XTPOPTS_H
 
 #include <errno.h>
+#include <stddef.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,10 @@ static const struct xtpopt_name xtpopt_teardown_names[] = {
 	{ "graceful", XTP_TEARDOWN_GRACEFUL }, { "abbrev", XTP_TEARDOWN_ABBREV },
 	{ "forced", XTP_TEARDOWN_FORCED }, { "abort", XTP_TEARDOWN_ABORT },
 	{ NULL, 0 },
+};
+
+static const struct xtpopt_name xtpopt_cc_names[] = {
+	{ "scc", XTP_CC_SCC }, { "newreno", XTP_CC_NEWRENO }, { NULL, 0 },
 };
 
 static const struct xtpopt_name xtpopt_tts_names[] = {
@@ -76,6 +81,11 @@ static const struct xtpopt_desc xtpopt_table[] = {
 	{ "no-atmap-timer", XTPSOCK_NO_ATMAP_TIMER, 1, NULL,
 	  "responder: no ATM replay timer" },
 	{ "nocheck", XTPSOCK_NOCHECK, 1, NULL, "checksum over the header only" },
+	/* Beyond Appendix A. */
+	{ "cc", XTPSOCK_CONGESTION, 0, xtpopt_cc_names,
+	  "congestion control: scc, newreno or 1..2" },
+	{ "fastnak", XTPSOCK_FASTNAK, 1, NULL,
+	  "ask the peer for FASTNAK ECNTLs" },
 };
 
 #define XTPOPT_N (int)(sizeof(xtpopt_table) / sizeof(xtpopt_table[0]))
@@ -140,10 +150,14 @@ static inline int xtpopt_parse(struct xtpopt_set *s, int c, const char *arg)
 	return 1;
 }
 
-/* Set the chosen options on @fd; the service goes first (it resets others). */
+/*
+ * Set the chosen options on @fd; the service goes first (it resets others).
+ * On failure errno is the setsockopt()'s, e.g. ENOPROTOOPT from a module
+ * that does not know the option.
+ */
 static inline int xtpopt_apply(int fd, const struct xtpopt_set *s)
 {
-	int pass, i;
+	int pass, i, err;
 
 	for (pass = 0; pass < 2; pass++)
 		for (i = 0; i < XTPOPT_N; i++) {
@@ -152,9 +166,11 @@ static inline int xtpopt_apply(int fd, const struct xtpopt_set *s)
 				continue;
 			if (setsockopt(fd, SOL_XTP, xtpopt_table[i].opt,
 				       &s->value[i], sizeof(int))) {
+				err = errno;
 				fprintf(stderr, "setsockopt --%s=%d: %s\n",
 					xtpopt_table[i].flag, s->value[i],
-					strerror(errno));
+					strerror(err));
+				errno = err;
 				return -1;
 			}
 		}
@@ -165,7 +181,7 @@ static inline void xtpopt_usage(FILE *f)
 {
 	int i;
 
-	fprintf(f, "XTP options (Appendix A, level SOL_XTP):\n");
+	fprintf(f, "XTP options (Appendix A and after, level SOL_XTP):\n");
 	for (i = 0; i < XTPOPT_N; i++)
 		fprintf(f, "  --%s%s\t%s\n", xtpopt_table[i].flag,
 			xtpopt_table[i].is_bool ? "" : "=N",
@@ -222,6 +238,40 @@ static inline void xtp_print_mibstat(FILE *f, const struct xtp_mibstat *m)
 		(unsigned long long)m->bytes_received, m->srtt_us, m->rttvar_us);
 }
 
+static inline const char *xtp_cc_name(unsigned int cc)
+{
+	switch (cc) {
+	case 0:
+		return "none";
+	case XTP_CC_SCC:
+		return "scc";
+	case XTP_CC_NEWRENO:
+		return "newreno";
+	}
+	return "unknown";
+}
+
+/*
+ * One line after the block for the tail beyond the thesis: the congestion
+ * controller, losses ECNTLs reported, duplicate DATA received, pacing rate
+ * (bytes per second, 0 = not paced).  @len is what getsockopt returned: a
+ * module built before these fields gives a shorter struct.
+ */
+static inline void xtp_print_mibstat_cc(FILE *f, const struct xtp_mibstat *m,
+					socklen_t len)
+{
+	if (len < offsetof(struct xtp_mibstat, pacing_rate) +
+		  sizeof(m->pacing_rate)) {
+		fprintf(f, "Congestion: not reported by this module\n");
+		return;
+	}
+	fprintf(f, "Congestion: cc=%s ecntl_losses=%llu dup_data_in=%llu "
+		"pacing_rate=%llu\n", xtp_cc_name(m->cc),
+		(unsigned long long)m->ecntl_losses,
+		(unsigned long long)m->dup_data_in,
+		(unsigned long long)m->pacing_rate);
+}
+
 /* getsockopt(XTPSOCK_MIBSTAT) and print; -1 on error. */
 static inline int xtp_show_mibstat(FILE *f, int fd)
 {
@@ -235,6 +285,7 @@ static inline int xtp_show_mibstat(FILE *f, int fd)
 		return -1;
 	}
 	xtp_print_mibstat(f, &m);
+	xtp_print_mibstat_cc(f, &m, len);
 	return 0;
 }
 

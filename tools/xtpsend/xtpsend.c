@@ -4,8 +4,12 @@
  * Appendix A socket option a command-line flag, and print the Appendix B
  * "Association Info" block at the end (the thesis' xtpsend).
  *
- *   xtpsend [-f FILE | -n BYTES] [-b SIZE] [-s] [-W] [-q] [-T SEC]
- *           [--OPTION[=N] ...] HOST PORT
+ *   xtpsend [-f FILE | -n BYTES] [-d SEC] [-b SIZE] [-s] [-W] [-q] [-t]
+ *           [-k] [-T SEC] [-O] [--OPTION[=N] ...] HOST PORT
+ *
+ * -d sends generated data for a fixed time (bulk flows of the fairness
+ * test), -t does the same over TCP for comparison, -O only sets the
+ * options on a fresh socket (exit status 3 if the module rejects one).
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -28,10 +32,15 @@ static void usage(int rc)
 		"usage: xtpsend [options] HOST PORT\n"
 		"  -f FILE   send FILE (default: standard input)\n"
 		"  -n BYTES  send BYTES of generated data instead\n"
+		"  -d SEC    send generated data for SEC seconds (at most -n)\n"
 		"  -b SIZE   bytes per send() (default 65536)\n"
 		"  -s        sendto() on the unconnected socket: data in the FIRST\n"
 		"  -W        WCLOSE on the last data (MSG_XTP_WCLOSE), not shutdown()\n"
 		"  -q        do not print the Association Info block\n"
+		"  -t        over TCP instead of XTP (no XTP options)\n"
+		"  -k        SO_KEEPALIVE: the CTIMER keep-alive (period --ctimer)\n"
+		"  -O        only set the XTP options on a socket: exit 0 if all\n"
+		"            are accepted, 3 if one is rejected\n"
 		"  -T SEC    give up after SEC seconds without progress (60)\n");
 	xtpopt_usage(f);
 	exit(rc);
@@ -57,7 +66,9 @@ int main(int argc, char **argv)
 	const char *file = NULL;
 	long long nbytes = -1, sent = 0;
 	size_t bsize = 65536;
-	int use_sendto = 0, wclose = 0, quiet = 0, tmo = 60;
+	int use_sendto = 0, wclose = 0, quiet = 0, tmo = 60, tcp = 0;
+	int optcheck = 0, keepalive = 0;
+	double dur = 0;
 	int c, fd, in = -1, first = 1, eof = 0, wclosed = 0;
 	struct addrinfo hints = { .ai_family = AF_INET }, *ai;
 	struct timeval tv;
@@ -69,7 +80,7 @@ int main(int argc, char **argv)
 	xtpopt_longopts(lo);
 	lo[XTPOPT_N].name = "help";
 	lo[XTPOPT_N].val = 'h';
-	while ((c = getopt_long(argc, argv, "f:n:b:sWqT:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:n:d:b:sWqtkOT:h", lo, NULL)) != -1) {
 		switch (xtpopt_parse(&xo, c, optarg)) {
 		case 1:
 			continue;
@@ -83,14 +94,30 @@ int main(int argc, char **argv)
 		case 's': use_sendto = 1; break;
 		case 'W': wclose = 1; break;
 		case 'q': quiet = 1; break;
+		case 'd': dur = atof(optarg); break;
+		case 't': tcp = 1; break;
+		case 'k': keepalive = 1; break;
+		case 'O': optcheck = 1; break;
 		case 'T': tmo = atoi(optarg); break;
 		case 'h': usage(0); break;
 		default: usage(2);
 		}
 	}
+	if (optcheck) {
+		fd = socket(AF_INET, SOCK_XTP, IPPROTO_XTP);
+		if (fd < 0)
+			die("socket");
+		if (xtpopt_apply(fd, &xo))
+			return errno == ENOPROTOOPT || errno == EINVAL ? 3 : 1;
+		return 0;
+	}
 	if (argc - optind != 2 || !bsize || bsize > (64 << 20) ||
-	    (file && nbytes >= 0))
+	    (file && nbytes >= 0) || dur < 0 || (dur > 0 && file) ||
+	    (tcp && (use_sendto || wclose)))
 		usage(2);
+	/* A timed run sends generated data until time is up. */
+	if (dur > 0 && nbytes < 0)
+		nbytes = 1LL << 62;
 	signal(SIGPIPE, SIG_IGN);
 	if (getaddrinfo(argv[optind], argv[optind + 1], &hints, &ai)) {
 		fprintf(stderr, "xtpsend: cannot resolve %s %s\n",
@@ -107,11 +134,15 @@ int main(int argc, char **argv)
 		die("malloc");
 	memset(buf, 'x', bsize);
 
-	fd = socket(AF_INET, SOCK_XTP, IPPROTO_XTP);
+	fd = tcp ? socket(AF_INET, SOCK_STREAM, IPPROTO_TCP) :
+		   socket(AF_INET, SOCK_XTP, IPPROTO_XTP);
 	if (fd < 0)
 		die("socket");
-	if (xtpopt_apply(fd, &xo))
+	if (!tcp && xtpopt_apply(fd, &xo))
 		return 1;
+	if (keepalive &&
+	    setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &keepalive, sizeof(int)))
+		die("SO_KEEPALIVE");
 	tv.tv_sec = tmo;
 	tv.tv_usec = 0;
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
@@ -140,7 +171,8 @@ int main(int argc, char **argv)
 			}
 			n = off;
 		}
-		if (n < bsize || (nbytes >= 0 && sent + (long long)n == nbytes))
+		if (n < bsize || (nbytes >= 0 && sent + (long long)n == nbytes) ||
+		    (dur > 0 && now() >= t0 + dur))
 			eof = 1;
 		if (!n && !(first && use_sendto))
 			break;
@@ -162,10 +194,16 @@ int main(int argc, char **argv)
 	}
 	if (!wclosed && shutdown(fd, SHUT_WR))
 		die("shutdown");
-	/* Drain what the peer sends back, then wait for the END. */
+	/*
+	 * Drain what the peer sends back, then wait for the END.  An error
+	 * here is the association's (ETIMEDOUT when the peer vanished): the
+	 * data may not have arrived, so it fails the run.
+	 */
 	for (;;) {
 		ssize_t r = recv(fd, buf, bsize, 0);
 
+		if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+			die("recv");
 		if (r <= 0)
 			break;
 	}
@@ -173,7 +211,7 @@ int main(int argc, char **argv)
 	t1 = now();
 	fprintf(stderr, "xtpsend: %lld bytes in %.3f s (%.3f Mbit/s)\n", sent,
 		t1 - t0, t1 > t0 ? sent * 8 / (t1 - t0) / 1e6 : 0.0);
-	if (!quiet && xtp_show_mibstat(stdout, fd))
+	if (!quiet && !tcp && xtp_show_mibstat(stdout, fd))
 		return 1;
 	close(fd);
 	freeaddrinfo(ai);

@@ -64,6 +64,15 @@
 #define XTPSOCK_NO_ATMAP_TIMER	17	/* bool: no ATM replay timer */
 #define XTPSOCK_NOCHECK		18	/* bool: checksum covers the header only */
 #define XTPSOCK_MIBSTAT		19	/* getsockopt: struct xtp_mibstat */
+/* Beyond Appendix A: */
+#define XTPSOCK_CONGESTION	20	/* enum xtp_cc; default sysctl net.xtp.cc */
+#define XTPSOCK_FASTNAK		21	/* bool: ask the peer for FASTNAK ECNTLs */
+
+/* XTPSOCK_CONGESTION: congestion controllers */
+enum xtp_cc {
+	XTP_CC_SCC	= 1,	/* the thesis' Simple Congestion Control */
+	XTP_CC_NEWRENO	= 2,	/* AIMD, fast recovery from ECNTL, paced */
+};
 
 /* XTPSOCK_ASSOCTYPE: which phases share packets (S setup, D data, T teardown) */
 enum xtp_assoc_type {
@@ -124,6 +133,11 @@ struct xtp_mibstat {
 	__u32 rttvar_us;
 	__u64 bytes_sent;
 	__u64 bytes_received;
+	__u32 cc;		/* enum xtp_cc */
+	__u32 reserved;
+	__u64 ecntl_losses;	/* DATA packets an ECNTL reported missing */
+	__u64 dup_data_in;	/* DATA received that was already here */
+	__u64 pacing_rate;	/* bytes per second, 0 = not paced */
 };
 
 #endif /* _UAPI_LINUX_XTP_H */

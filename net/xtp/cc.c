@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XTP: congestion control framework and pacing.
+ *
+ * A context sends while its bytes in flight stay within the congestion
+ * window and its sequence numbers below the peer's ALLOC.  Bytes in flight
+ * leave out what ECNTL spans show arrived and what is marked lost: without
+ * loss the usable window is min(cwnd, ALLOC - snd_una), during recovery
+ * the holes can be refilled without waiting for RSEQ to move.
+ *
+ * A paced controller spaces packets at xtp_sk(sk)->pacing_rate with the
+ * send timer, a softirq hrtimer that also serves loss detection.
+ */
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <net/sock.h>
+
+#include "xtp.h"
+
+static const struct xtp_cc_ops *const xtp_ccs[] = {
+	&xtp_cc_scc,
+	&xtp_cc_newreno,
+};
+
+/**
+ * xtp_cc_find - a controller by its &enum xtp_cc value
+ * @id: the value
+ *
+ * Return: the controller, or NULL if there is none with that value.
+ */
+const struct xtp_cc_ops *xtp_cc_find(int id)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(xtp_ccs); i++)
+		if (xtp_ccs[i]->id == id)
+			return xtp_ccs[i];
+	return NULL;
+}
+
+/**
+ * xtp_cc_init_window - the initial congestion window of a context
+ * @xs: the context
+ *
+ * XTPSOCK_INIT_TRAINSIZE if set; otherwise SCC starts with one packet as
+ * in the thesis and NewReno with ten (RFC 6928).
+ *
+ * Return: bytes.
+ */
+u32 xtp_cc_init_window(const struct xtp_sock *xs)
+{
+	if (xs->init_trainsize)
+		return xs->init_trainsize;
+	return xs->cc_id == XTP_CC_SCC ? xs->maxdata : 10 * xs->maxdata;
+}
+
+/**
+ * xtp_cc_init_thresh - the initial linear threshold (slow-start threshold)
+ * @xs: the context
+ *
+ * XTPSOCK_LN_THRESH if set; otherwise SCC uses the 32000 bytes of every
+ * thesis dump and NewReno starts without a threshold.
+ *
+ * Return: bytes.
+ */
+u32 xtp_cc_init_thresh(const struct xtp_sock *xs)
+{
+	if (xs->ln_thresh)
+		return xs->ln_thresh;
+	return xs->cc_id == XTP_CC_SCC ? XTP_DEFAULT_LN_THRESH : U32_MAX;
+}
+
+/**
+ * xtp_cc_start - the association starts: fresh congestion and RTT state
+ * @sk: the context
+ */
+void xtp_cc_start(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	xs->cc_ops = xtp_cc_find(xs->cc_id) ?: &xtp_cc_scc;
+	xs->cc_id = xs->cc_ops->id;
+	xs->cwnd_count = 0;
+	xs->in_recovery = 0;
+	xs->app_limited = 0;
+	xs->sacked_out = 0;
+	xs->lost_out = 0;
+	xs->sack_newest_ns = 0;
+	xs->reo_pending = 0;
+	xs->pace_next_ns = 0;
+	xs->pacing_rate = 0;
+	memset(xs->rttc, 0, sizeof(xs->rttc));
+	xs->cc_ops->init(sk);
+	xs->mib.init_trainsize = xs->cwnd;
+}
+
+/**
+ * xtp_in_flight - bytes sent and neither acknowledged, seen nor lost
+ * @xs: the context
+ *
+ * Return: bytes.
+ */
+u32 xtp_in_flight(const struct xtp_sock *xs)
+{
+	u64 out = xs->snd_nxt - xs->snd_una;
+	u64 gone = (u64)xs->sacked_out + xs->lost_out;
+
+	return out > gone ? out - gone : 0;
+}
+
+static enum hrtimer_restart xtp_send_timer_fire(struct hrtimer *t)
+{
+	struct xtp_sock *xs = container_of(t, struct xtp_sock, send_timer);
+
+	xtp_timer_run(&xs->inet.sk, XTP_DEFER_PUSH, xtp_push);
+	return HRTIMER_NORESTART;
+}
+
+void xtp_send_timer_init(struct sock *sk)
+{
+	hrtimer_init(&xtp_sk(sk)->send_timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_ABS_PINNED_SOFT);
+	xtp_sk(sk)->send_timer.function = xtp_send_timer_fire;
+}
+
+/**
+ * xtp_send_timer_at - run xtp_push() at @ns, or earlier if already due
+ * @sk: the context, locked
+ * @ns: CLOCK_MONOTONIC time
+ *
+ * The send timer serves both the pacing departure and the loss-detection
+ * deadline: it is set to the earlier of what it has and @ns.  While it is
+ * queued it holds a socket reference.
+ */
+void xtp_send_timer_at(struct sock *sk, u64 ns)
+{
+	struct hrtimer *t = &xtp_sk(sk)->send_timer;
+
+	if (hrtimer_is_queued(t)) {
+		if (ktime_to_ns(hrtimer_get_expires(t)) <= ns)
+			return;
+	} else {
+		sock_hold(sk);
+	}
+	hrtimer_start(t, ns_to_ktime(ns), HRTIMER_MODE_ABS_PINNED_SOFT);
+}
+
+/**
+ * xtp_pacing_wait - must the next packet wait for its departure time?
+ * @sk: the context, locked
+ *
+ * Sets the send timer if so.
+ *
+ * Return: true if the packet has to wait.
+ */
+bool xtp_pacing_wait(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (!xs->pacing_rate || xs->pace_next_ns <= ktime_get_ns())
+		return false;
+	xtp_send_timer_at(sk, xs->pace_next_ns);
+	return true;
+}
+
+/**
+ * xtp_pacing_sent - a packet of @len bytes left: set the next departure
+ * @sk: the context, locked
+ * @len: its payload
+ *
+ * The rate follows the window: cwnd per SRTT, twice that while the window
+ * still grows exponentially so that slow start can double, 1.2 times in
+ * congestion avoidance to absorb jitter.  Idle time earns no credit.
+ */
+void xtp_pacing_sent(struct sock *sk, u32 len)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	u64 now = ktime_get_ns(), rate;
+
+	if (!xs->cc_ops->paced || !xs->srtt_us) {
+		xs->pacing_rate = 0;
+		return;
+	}
+	rate = div_u64((u64)xs->cwnd * USEC_PER_SEC, xs->srtt_us);
+	rate = xs->cwnd < xs->ssthresh ? 2 * rate : rate * 6 / 5;
+	xs->pacing_rate = max_t(u64, rate, 1);
+	xs->mib.pacing_rate = xs->pacing_rate;
+	xs->pace_next_ns = max(xs->pace_next_ns, now) +
+			   div64_u64((u64)len * NSEC_PER_SEC, xs->pacing_rate);
+}
+
+/**
+ * xtp_send_timer_stop - cancel the send timer
+ * @sk: the context, locked
+ *
+ * A callback already running finds the context released and only drops
+ * its reference.
+ */
+void xtp_send_timer_stop(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (hrtimer_try_to_cancel(&xs->send_timer) == 1)
+		__sock_put(sk);
+	if (test_and_clear_bit(XTP_DEFER_PUSH, &xs->deferred))
+		__sock_put(sk);
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XTP: SCC as a congestion controller (the arithmetic is in scc.c).
+ *
+ * The Appendix B metrics read the SCC state directly: trainsize,
+ * linear_thresh, linear_count and the growth and decrease counts.
+ */
+#include <net/sock.h>
+
+#include "xtp.h"
+
+/* Publish the SCC state where the sender and MIBSTAT look. */
+static void xtp_scc_sync(struct xtp_sock *xs)
+{
+	xs->cwnd = xs->scc.trainsize;
+	xs->ssthresh = xs->scc.linear_thresh;
+	xs->cwnd_count = xs->scc.linear_count;
+	xs->mib.xp_inc = xs->scc.xp_inc;
+	xs->mib.lin_inc = xs->scc.lin_inc;
+	xs->mib.xp_dec = xs->scc.xp_dec;
+	xs->mib.lin_dec = xs->scc.lin_dec;
+}
+
+static void xtp_scc_op_init(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	xtp_scc_init(&xs->scc, xs->maxdata, xtp_cc_init_window(xs),
+		     xtp_cc_init_thresh(xs));
+	xtp_scc_sync(xs);
+}
+
+static void xtp_scc_op_acked(struct sock *sk, u32 bytes)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	xtp_scc_acked(&xs->scc, bytes);
+	xtp_scc_sync(xs);
+}
+
+static void xtp_scc_op_loss(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	xtp_scc_ecntl(&xs->scc);
+	xtp_scc_sync(xs);
+}
+
+static void xtp_scc_op_handshake_end(struct sock *sk, u32 k)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	xtp_scc_handshake_end(&xs->scc, k);
+	xtp_scc_sync(xs);
+}
+
+const struct xtp_cc_ops xtp_cc_scc = {
+	.id		= XTP_CC_SCC,
+	.name		= "scc",
+	.init		= xtp_scc_op_init,
+	.acked		= xtp_scc_op_acked,
+	.loss		= xtp_scc_op_loss,
+	.handshake_end	= xtp_scc_op_handshake_end,
+};

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XTP: selective retransmission from ECNTL spans.
+ *
+ * The receiver keeps what arrives above RSEQ and, whenever it answers
+ * while a gap is open, sends an ECNTL listing the spans it holds.  The
+ * sender marks the packets the spans cover and, from the send times of
+ * what was seen, decides what is lost (xtp_rtx_detect()).  Lost packets
+ * are sent again ahead of new data.  After a synchronizing handshake the
+ * answer shows the receiver's whole state, so everything it does not
+ * cover is lost.
+ */
+#include <linux/ktime.h>
+#include <net/sock.h>
+
+#include "xtp.h"
+
+/* Spans read from one ECNTL at most; more are ignored. */
+#define XTP_ECNTL_READ_SPANS	64
+
+/**
+ * xtp_rtx_unlink - RSEQ passed @skb: drop it from the retransmission queue
+ * @sk: the context, locked
+ * @skb: the head of xtp_sk(sk)->rtx_queue
+ */
+void xtp_rtx_unlink(struct sock *sk, struct sk_buff *skb)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	__skb_unlink(skb, &xs->rtx_queue);
+	if (XTP_SKB_CB(skb)->sacked)
+		xs->sacked_out -= skb->len;
+	if (XTP_SKB_CB(skb)->lost)
+		xs->lost_out -= skb->len;
+	xs->snd_queued -= skb->len;
+	sk->sk_wmem_queued -= skb->truesize;
+	kfree_skb(skb);
+}
+
+static void xtp_mark_lost(struct sock *sk, struct sk_buff *skb)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	XTP_SKB_CB(skb)->lost = 1;
+	xs->lost_out += skb->len;
+}
+
+static bool xtp_span_covers(const struct xtp_wire_pkt *pkt, u32 nspan,
+			    u64 seq, u64 end)
+{
+	u64 left, right;
+	u32 i;
+
+	for (i = 0; i < nspan; i++)
+		if (!xtp_wire_span(pkt, i, &left, &right) &&
+		    left <= seq && end <= right)
+			return true;
+	return false;
+}
+
+/**
+ * xtp_rtx_detect - call lost what should have arrived by now
+ * @sk: the context, locked
+ *
+ * A packet sent before one the peer has seen is lost once a packet sent a
+ * quarter SRTT after it has been seen (IP may reorder that much: this is
+ * why FASTNAK stays off by default), or once a quarter SRTT more than a
+ * round trip has passed since it left.  For a packet that is neither yet
+ * the send timer is set to its deadline.  Newly lost packets are reported
+ * to the congestion controller, except during a handshake, whose end
+ * decides the window.
+ */
+void xtp_rtx_detect(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	u64 reo, now, due, next = U64_MAX;
+	struct xtp_skb_cb *cb;
+	struct sk_buff *skb;
+	u32 lost = 0;
+
+	xs->reo_pending = 0;
+	reo = (u64)xs->srtt_us * NSEC_PER_USEC / 4;
+	now = ktime_get_ns();
+	skb_queue_walk(&xs->rtx_queue, skb) {
+		cb = XTP_SKB_CB(skb);
+		if (cb->sacked || cb->lost || cb->xmit_ns >= xs->sack_newest_ns)
+			continue;
+		due = cb->xmit_ns + (u64)xs->srtt_us * NSEC_PER_USEC + reo;
+		if (cb->xmit_ns + reo <= xs->sack_newest_ns || due <= now) {
+			xtp_mark_lost(sk, skb);
+			lost++;
+		} else {
+			next = min(next, due);
+		}
+	}
+	if (next != U64_MAX) {
+		xs->reo_pending = 1;
+		xtp_send_timer_at(sk, next);
+	}
+	if (!lost)
+		return;
+	xs->mib.ecntl_losses += lost;
+	XTP_ADD_STATS(sock_net(sk), XTP_MIB_ECNTLLOSSES, lost);
+	if (!xs->in_handshake)
+		xs->cc_ops->loss(sk);
+}
+
+/**
+ * xtp_rtx_ecntl - an ECNTL arrived: note what it holds, find what is lost
+ * @sk: the context, locked, RSEQ already applied
+ * @pkt: the ECNTL
+ *
+ * Spans are the peer's word and only mark packets we have sent; a span
+ * outside RSEQ..snd_nxt changes nothing.
+ */
+void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt)
+{
+	u32 nspan = min_t(u32, pkt->ctl.nspan, XTP_ECNTL_READ_SPANS);
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct xtp_skb_cb *cb;
+	struct sk_buff *skb;
+
+	skb_queue_walk(&xs->rtx_queue, skb) {
+		cb = XTP_SKB_CB(skb);
+		if (cb->sacked ||
+		    !xtp_span_covers(pkt, nspan, cb->seq, cb->seq + skb->len))
+			continue;
+		cb->sacked = 1;
+		xs->sacked_out += skb->len;
+		if (cb->lost) {
+			cb->lost = 0;
+			xs->lost_out -= skb->len;
+		}
+		xs->sack_newest_ns = max(xs->sack_newest_ns, cb->xmit_ns);
+	}
+	xtp_rtx_detect(sk);
+}
+
+/**
+ * xtp_rtx_all_lost - after a handshake: all that is not seen is lost
+ * @sk: the context, locked
+ */
+void xtp_rtx_all_lost(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct sk_buff *skb;
+
+	skb_queue_walk(&xs->rtx_queue, skb)
+		if (!XTP_SKB_CB(skb)->sacked && !XTP_SKB_CB(skb)->lost)
+			xtp_mark_lost(sk, skb);
+}
+
+/**
+ * xtp_rcv_spans - the spans of data held above RSEQ, for an ECNTL
+ * @xs: the context
+ * @spans: where to write them
+ * @max: room in @spans
+ *
+ * Return: the number of spans, 0 when there is no gap.
+ */
+u32 xtp_rcv_spans(const struct xtp_sock *xs, struct xtp_wire_span *spans,
+		  u32 max)
+{
+	struct sk_buff *skb;
+	u32 n = 0;
+
+	skb_queue_walk(&xs->ooo_queue, skb) {
+		u64 seq = XTP_SKB_CB(skb)->seq, end = seq + skb->len;
+
+		if (n && seq <= spans[n - 1].right) {
+			spans[n - 1].right = max(spans[n - 1].right, end);
+			continue;
+		}
+		if (n == max)
+			break;
+		spans[n].left = seq;
+		spans[n].right = end;
+		n++;
+	}
+	return n;
+}
