@@ -22,6 +22,13 @@
 #define MTP_MAX_RANGES		512	/* in-transit ranges per transaction */
 #define MTP_TAGS		64	/* send times remembered, by tag */
 #define MTP_STOP_MS		1000	/* ABORT_STOP expires within this */
+/*
+ * Largest subrequest, in datagrams: a lost request then costs only a few
+ * datagrams, and the answers to the next ones reveal the loss early.
+ */
+#define MTP_SUBREQ_DGRAMS	8
+/* Objects are at most 2^32 bytes (the address field's range). */
+#define MTP_OBJ_MAX		BIT_ULL(32)
 
 enum mtp_txn_state {
 	MTP_TS_FIRST,		/* waiting for the first response */
@@ -36,6 +43,7 @@ enum mtp_txn_state {
  * @start: first byte
  * @end: byte after the last
  * @sent: when the request went out
+ * @seq: subrequest sequence number of that request, 0 for the initial one
  * @nodata: the server had no data for it yet (stream): not a loss
  */
 struct mtp_range {
@@ -43,6 +51,7 @@ struct mtp_range {
 	u64 start;
 	u64 end;
 	unsigned long sent;
+	u32 seq;
 	bool nodata;
 };
 
@@ -87,7 +96,7 @@ struct mtp_range {
  * @last_rx: when the last valid response arrived
  * @stop_at: MTP_ABORT_STOP deadline
  * @start: start time
- * @tag: next request tag
+ * @seq: subrequests sent; its low 16 bits, never 0, are the latest tag
  * @tag_sent: send time of each recent tag, 0 if ambiguous
  * @resp: error, response, action, flag of the latest response
  * @requests: request datagrams sent
@@ -138,7 +147,7 @@ struct mtp_ctxn {
 	unsigned long last_rx;
 	unsigned long stop_at;
 	ktime_t start;
-	u16 tag;
+	u32 seq;
 	ktime_t tag_sent[MTP_TAGS];
 	u8 resp[4];
 	u32 requests;
@@ -327,6 +336,7 @@ static bool mtp_transit_add(struct mtp_ctxn *t, u64 s, u64 e)
 	r->start = s;
 	r->end = e;
 	r->sent = jiffies;
+	r->seq = t->seq;
 	r->nodata = false;
 	list_for_each_entry_reverse(pos, &t->transit_list, node)
 		if (pos->start < s)
@@ -414,14 +424,16 @@ static void mtp_txn_pump(struct mtp_ctxn *t, struct sk_buff_head *out)
 		if (t->srv_limit)
 			ext = min_t(u64, ext, t->srv_limit);
 		ext = min_t(u64, ext, MTP_WIRE_LIMIT_MAX);
+		ext = min_t(u64, ext, MTP_SUBREQ_DGRAMS * dgram);
 		/* No subrequests smaller than a datagram but at the tail. */
 		if (ext < min_t(u64, dgram, ge - gs))
 			break;
+		t->seq++;
+		if (!(u16)t->seq)
+			t->seq++;		/* tag 0 is the initial request */
+		tag = (u16)t->seq;
 		if (!mtp_transit_add(t, gs, gs + ext))
 			break;
-		tag = ++t->tag;
-		if (!tag)
-			tag = ++t->tag;		/* 0 is the initial request */
 		t->tag_sent[tag % MTP_TAGS] = ktime_get();
 		mtp_txn_send(t, (u32)gs, (u32)ext, mtp_wire_limit_units(ext),
 			     mtp_flow_shift(&t->flow), tag, repeat, out);
@@ -608,6 +620,82 @@ static u32 mtp_txn_store(struct mtp_ctxn *t, struct sk_buff *skb, u64 s,
 	return (u32)(e - s);
 }
 
+/* ---- loss ----------------------------------------------------------------- */
+
+/* @r did not arrive: it no longer counts in transit and will be asked again. */
+static void mtp_range_lost(struct mtp_ctxn *t, struct mtp_range *r, bool early)
+{
+	struct net *net = mtp_txn_net(t);
+	u32 len = (u32)(r->end - r->start);
+
+	t->transit -= len;
+	if (!r->nodata) {
+		t->losses++;
+		MTP_INC_STATS(net, MTP_MIB_LOSSES);
+		if (early)
+			MTP_INC_STATS(net, MTP_MIB_EARLYLOSSES);
+		mtp_flow_lost(&t->flow, len);
+	}
+	mtp_range_free(t, r);
+}
+
+/**
+ * mtp_txn_early_loss() - declare ranges lost that later answers overtook
+ * @t: transaction
+ * @tag: tag of the response that arrived
+ *
+ * The server answers requests in the order they come, so data still
+ * missing when the answer to a subrequest sent net.mtp.reorder
+ * subrequests later arrives is lost, long before the repeat interval says
+ * so.  Off (0) by default: a server application slower than the repeat of
+ * its own wake-up reorders answers (see mtp.rst).
+ */
+static void mtp_txn_early_loss(struct mtp_ctxn *t, u16 tag)
+{
+	u32 depth = READ_ONCE(mtp_net(mtp_txn_net(t))->reorder);
+	u16 back = (u16)t->seq - tag;
+	struct mtp_range *r, *tmp;
+	u32 seq;
+
+	if (!depth || !tag || back >= 0x8000 || back > t->seq)
+		return;
+	seq = t->seq - back;
+	if (seq < depth)
+		return;
+	list_for_each_entry_safe(r, tmp, &t->transit_list, node)
+		if (!r->nodata && r->seq <= seq - depth)
+			mtp_range_lost(t, r, true);
+}
+
+/*
+ * The receive queue is more than half full (dissertation section 4.9):
+ * narrow the widest window by one datagram even during its moratorium,
+ * and restart every transaction's growth count; at most once per RTT.
+ */
+static void mtp_rx_guard(struct mtp_sock *ms)
+{
+	struct mtp_ctxn *t, *w = NULL;
+	int bkt;
+
+	if (time_before(jiffies, ms->squeeze_at))
+		return;
+	hash_for_each(ms->ctxn, bkt, t, hnode) {
+		if (t->state != MTP_TS_FLOWING)
+			continue;
+		if (!w || t->flow.window > w->flow.window)
+			w = t;
+		/* A moratorium (positive) stays: it guards decreases. */
+		if (t->flow.flowtimeout < 0)
+			t->flow.flowtimeout = 0;
+	}
+	if (!w)
+		return;
+	mtp_flow_squeeze(&w->flow);
+	ms->squeeze_at = jiffies +
+		max(usecs_to_jiffies(mtp_rtt_avg(&w->rtt)), 1UL);
+	MTP_INC_STATS(mtp_txn_net(w), MTP_MIB_SQUEEZES);
+}
+
 /* ---- timer -------------------------------------------------------------- */
 
 static void mtp_txn_arm(struct mtp_ctxn *t)
@@ -632,7 +720,6 @@ static void mtp_txn_arm(struct mtp_ctxn *t)
 static void mtp_txn_timeout(struct mtp_ctxn *t, struct sk_buff_head *out)
 {
 	unsigned long now = jiffies, rep = msecs_to_jiffies(t->repeat_ms);
-	struct net *net = mtp_txn_net(t);
 	struct mtp_range *r, *tmp;
 
 	if (time_after_eq(now, t->last_rx + msecs_to_jiffies(t->expire_ms))) {
@@ -656,19 +743,9 @@ static void mtp_txn_timeout(struct mtp_ctxn *t, struct sk_buff_head *out)
 			}
 		}
 	}
-	list_for_each_entry_safe(r, tmp, &t->transit_list, node) {
-		u32 len = (u32)(r->end - r->start);
-
-		if (time_before(now, r->sent + rep))
-			continue;
-		t->transit -= len;
-		if (!r->nodata) {
-			t->losses++;
-			MTP_INC_STATS(net, MTP_MIB_LOSSES);
-			mtp_flow_lost(&t->flow, len);
-		}
-		mtp_range_free(t, r);
-	}
+	list_for_each_entry_safe(r, tmp, &t->transit_list, node)
+		if (!time_before(now, r->sent + rep))
+			mtp_range_lost(t, r, false);
 	mtp_txn_pump(t, out);
 }
 
@@ -701,7 +778,7 @@ static void mtp_txn_rtt(struct mtp_ctxn *t, u16 tag)
 	if (!sent)
 		return;
 	/* Tags wrap: ignore a tag that is not among the recent ones. */
-	if ((u16)(t->tag - tag) >= MTP_TAGS)
+	if ((u16)((u16)t->seq - tag) >= MTP_TAGS)
 		return;
 	us = ktime_us_delta(ktime_get(), sent);
 	if (us < 0)
@@ -846,6 +923,8 @@ void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 			if (t->rsize)
 				t->end = min_t(u64, t->end,
 					       (u64)t->address + t->rsize);
+			/* The addresses cannot reach beyond 2^32. */
+			t->end = min_t(u64, t->end, MTP_OBJ_MAX);
 			if (t->end < t->address)
 				t->end = t->address;
 		}
@@ -870,6 +949,7 @@ void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 	s = m->address;
 	e = s + m->payload_len;
 	mtp_transit_remove(t, s, e);
+	mtp_txn_early_loss(t, m->tag);
 	if (e > t->end)
 		e = t->end;
 	if (s >= e || e <= t->next) {
@@ -884,6 +964,8 @@ void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		} else {
 			mtp_flow_received(&t->flow, got, &t->rtt);
 			mtp_txn_deliver(t);
+			if (!mtp_rx_room(t))
+				mtp_rx_guard(ms);
 		}
 	}
 	mtp_txn_check_done(t, out);
@@ -1119,7 +1201,7 @@ void mtp_client_kick(struct mtp_sock *ms)
 	struct mtp_ctxn *t;
 	int bkt;
 
-	if (!ms->nctxn)
+	if (!READ_ONCE(ms->nctxn))	/* a hint; the walk is locked */
 		return;
 	__skb_queue_head_init(&out);
 	spin_lock_bh(&ms->lock);

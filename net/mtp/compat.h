@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * MTP: the differences between the kernels the module builds against
- * (6.1 and 6.12, with an eye on 6.16), in one place.
+ * (6.1 and 6.12), in one place.
  */
 #ifndef _NET_MTP_COMPAT_H
 #define _NET_MTP_COMPAT_H
@@ -11,7 +11,7 @@
 #include <net/net_namespace.h>
 #include <net/udp_tunnel.h>
 
-/* from_timer() became timer_container_of() in 6.16. */
+/* from_timer() was renamed timer_container_of(); use whichever exists. */
 #ifdef timer_container_of
 #define mtp_timer_owner(var, t, field)	timer_container_of(var, t, field)
 #else
@@ -33,19 +33,18 @@ mtp_register_sysctl(struct net *net, const char *path,
 #endif
 }
 
-/* 6.16 added IPCB flags to udp_tunnel_xmit_skb(). */
+/*
+ * udp_tunnel_xmit_skb() as 6.1 and 6.12 define it; later kernels changed
+ * its arguments, and this is the one place to adapt when they become
+ * targets.
+ */
 static inline void mtp_udp_tunnel_xmit(struct rtable *rt, struct sock *sk,
 				       struct sk_buff *skb, __be32 src,
 				       __be32 dst, u8 ttl, __be16 sport,
 				       __be16 dport)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
-	udp_tunnel_xmit_skb(rt, sk, skb, src, dst, 0, ttl, 0, sport, dport,
-			    false, false, 0);
-#else
 	udp_tunnel_xmit_skb(rt, sk, skb, src, dst, 0, ttl, 0, sport, dport,
 			    false, false);
-#endif
 }
 
 #endif /* _NET_MTP_COMPAT_H */

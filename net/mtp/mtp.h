@@ -51,6 +51,12 @@
  * @MTP_MIB_CACHEHITS: requests answered from the kernel's copy
  * @MTP_MIB_CACHEMISSES: requests of answered transactions passed on
  * @MTP_MIB_KERNELREPLIES: PING and IDSTR requests answered by the kernel
+ * @MTP_MIB_SRVRECORDS: transactions server sockets remember (gauge)
+ * @MTP_MIB_SRVCACHEDBYTES: bytes of answers server sockets keep (gauge)
+ * @MTP_MIB_SRVEVICTIONS: records forgotten early to make room for new ones
+ * @MTP_MIB_SRVPENDDROPS: subrequests dropped while the application was asked
+ * @MTP_MIB_EARLYLOSSES: of the losses, declared before the repeat interval
+ * @MTP_MIB_SQUEEZES: windows narrowed because the receive queue filled
  * @__MTP_MIB_MAX: number of counters
  */
 enum mtp_mib_field {
@@ -83,6 +89,12 @@ enum mtp_mib_field {
 	MTP_MIB_CACHEHITS,
 	MTP_MIB_CACHEMISSES,
 	MTP_MIB_KERNELREPLIES,
+	MTP_MIB_SRVRECORDS,
+	MTP_MIB_SRVCACHEDBYTES,
+	MTP_MIB_SRVEVICTIONS,
+	MTP_MIB_SRVPENDDROPS,
+	MTP_MIB_EARLYLOSSES,
+	MTP_MIB_SQUEEZES,
 	__MTP_MIB_MAX
 };
 
@@ -102,6 +114,8 @@ struct mtp_mib {
  * @cache_sock_bytes: most bytes kept by one socket
  * @srv_max_pending: most transactions a server socket remembers
  * @max_txns: most client transactions per socket
+ * @reorder: declare a range lost once the answer to a subrequest sent
+ *	this many subrequests later arrives; 0: only the repeat interval
  */
 struct mtp_net {
 	struct mtp_mib __percpu *mib;
@@ -114,6 +128,7 @@ struct mtp_net {
 	int cache_sock_bytes;
 	int srv_max_pending;
 	int max_txns;
+	int reorder;
 };
 
 #define MTP_CTXN_BITS	6
@@ -130,9 +145,11 @@ struct mtp_net {
  * @ctxn: client transactions by id
  * @nctxn: their number
  * @srec: server records by (client, id)
+ * @srec_lru: the same records, least recently used first
  * @nsrec: their number
  * @cached: bytes of answers kept by the server side
  * @gc_timer: expires server records
+ * @squeeze_at: the receive-queue guard may narrow a window again then
  * @srv_limit: bytes the server sends per request, 0 for no limit
  * @kping: the kernel answers PING and IDSTR
  * @idlen: length of @idstr
@@ -148,9 +165,11 @@ struct mtp_sock {
 	DECLARE_HASHTABLE(ctxn, MTP_CTXN_BITS);
 	unsigned int nctxn;
 	DECLARE_HASHTABLE(srec, MTP_SREC_BITS);
+	struct list_head srec_lru;
 	unsigned int nsrec;
 	size_t cached;
 	struct timer_list gc_timer;
+	unsigned long squeeze_at;
 	u32 srv_limit;
 	bool kping;
 	u8 idlen;

@@ -39,6 +39,12 @@ static const char *const mtp_mib_names[__MTP_MIB_MAX] = {
 	[MTP_MIB_CACHEHITS]		= "CacheHits",
 	[MTP_MIB_CACHEMISSES]		= "CacheMisses",
 	[MTP_MIB_KERNELREPLIES]		= "KernelReplies",
+	[MTP_MIB_SRVRECORDS]		= "SrvRecords",
+	[MTP_MIB_SRVCACHEDBYTES]	= "SrvCachedBytes",
+	[MTP_MIB_SRVEVICTIONS]		= "SrvEvictions",
+	[MTP_MIB_SRVPENDDROPS]		= "SrvPendDrops",
+	[MTP_MIB_EARLYLOSSES]		= "EarlyLosses",
+	[MTP_MIB_SQUEEZES]		= "Squeezes",
 };
 
 static int mtp_snmp_show(struct seq_file *seq, void *v)

@@ -20,14 +20,40 @@
 #include "mtp.h"
 
 #define MTP_GC_INTERVAL		HZ
-#define MTP_SREC_PEND		16	/* requests waiting for one answer */
+#define MTP_SREC_PEND		8	/* ranges waiting for one answer */
 #define MTP_ASK_AGAIN		HZ	/* then the application is asked again */
 /* Largest single-datagram response: a UDP datagram less our header. */
 #define MTP_MAX_SINGLE		(65507 - MTP_WIRE_HDR_LEN)
+/*
+ * Most datagrams sent for one request: a client never asks for more than
+ * its window, which is at most 256 datagrams (flow.h), and the cap keeps
+ * the work and the memory one 28-byte request can cost us bounded.
+ */
+#define MTP_SRV_BURST		MTP_FLOW_MAX_DGRAMS
+/* Most bytes of one answer copied in, beyond what is kept. */
+#define MTP_SRV_COPY_MAX	(MTP_SRV_BURST * MTP_WIRE_MAX_MULTI)
+
+/**
+ * struct mtp_pend - object bytes asked for while the application was busy
+ * @start: first byte
+ * @end: byte after the last
+ * @tag: tag of the earliest request merged in, echoed in the answer
+ * @shift: datagram size the requests asked for
+ *
+ * Consecutive subrequests of a transaction ask for adjacent ranges, so
+ * they merge into one entry however many arrive.
+ */
+struct mtp_pend {
+	u32 start;
+	u64 end;
+	u16 tag;
+	u8 shift;
+};
 
 /**
  * struct mtp_srec - what a server socket remembers of one transaction
  * @node: in &mtp_sock.srec
+ * @lru: in &mtp_sock.srec_lru
  * @caddr: client address
  * @cport: client port
  * @reqid: transaction id
@@ -35,8 +61,9 @@
  * @req: header of the request the application was given (no payload)
  * @asked: the application has @req and has not answered yet
  * @asked_at: when it was given @req
- * @npend: requests that came while the application was busy with @req
- * @pend: their headers; the answer serves those it covers
+ * @npend: entries in @pend
+ * @pend: ranges asked for while the application was busy with @req; the
+ *	answer serves those it covers
  * @answered: the application answered; the fields below are valid
  * @data: kept part of the answer, or NULL
  * @data_len: bytes at @data
@@ -53,6 +80,7 @@
  */
 struct mtp_srec {
 	struct hlist_node node;
+	struct list_head lru;
 	__be32 caddr;
 	__be16 cport;
 	u32 reqid;
@@ -61,7 +89,7 @@ struct mtp_srec {
 	bool asked;
 	unsigned long asked_at;
 	u8 npend;
-	struct mtp_wire_msg pend[MTP_SREC_PEND];
+	struct mtp_pend pend[MTP_SREC_PEND];
 	bool answered;
 	u8 *data;
 	u32 data_len;
@@ -100,6 +128,8 @@ static void mtp_srec_drop_data(struct mtp_sock *ms, struct mtp_srec *r)
 	if (!r->data)
 		return;
 	ms->cached -= r->data_len;
+	MTP_ADD_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_SRVCACHEDBYTES,
+		      -(long)r->data_len);
 	kvfree(r->data);
 	r->data = NULL;
 	r->data_len = 0;
@@ -109,8 +139,18 @@ static void mtp_srec_free(struct mtp_sock *ms, struct mtp_srec *r)
 {
 	mtp_srec_drop_data(ms, r);
 	hash_del(&r->node);
+	list_del(&r->lru);
 	ms->nsrec--;
+	MTP_DEC_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_SRVRECORDS);
 	kfree(r);
+}
+
+/* The record was used: it expires last and is evicted last. */
+static void mtp_srec_touch(struct mtp_sock *ms, struct mtp_srec *r,
+			   unsigned long expires)
+{
+	r->expires = expires;
+	list_move_tail(&r->lru, &ms->srec_lru);
 }
 
 static void mtp_gc_arm(struct mtp_sock *ms)
@@ -123,36 +163,59 @@ static void mtp_gc_arm(struct mtp_sock *ms)
 /**
  * mtp_server_gc() - forget transactions whose time is up
  * @t: &mtp_sock.gc_timer
+ *
+ * Records expire in the order they were last used, so the walk stops at
+ * the first one still alive.
  */
 void mtp_server_gc(struct timer_list *t)
 {
 	struct mtp_sock *ms = mtp_timer_owner(ms, t, gc_timer);
-	struct hlist_node *tmp;
-	struct mtp_srec *r;
-	int bkt;
+	struct mtp_srec *r, *tmp;
 
 	spin_lock_bh(&ms->lock);
-	hash_for_each_safe(ms->srec, bkt, tmp, r, node)
-		if (time_after_eq(jiffies, r->expires))
-			mtp_srec_free(ms, r);
+	list_for_each_entry_safe(r, tmp, &ms->srec_lru, lru) {
+		if (time_before(jiffies, r->expires))
+			break;
+		mtp_srec_free(ms, r);
+	}
 	if (ms->nsrec && !ms->closing)
 		mtp_gc_arm(ms);
 	spin_unlock_bh(&ms->lock);
 	sock_put(mtp_to_sk(ms));
 }
 
+/**
+ * mtp_req_want() - how many bytes one request may be answered with
+ * @req: the request
+ * @start: object address the answer starts at
+ * @srv: server's limit, 0 for none
+ *
+ * Return: the least of the request's size (if the answer starts where it
+ * asked), its limit, the server's limit and %MTP_SRV_BURST datagrams.
+ */
+static u64 mtp_req_want(const struct mtp_wire_msg *req, u32 start, u32 srv)
+{
+	u64 n = (u64)MTP_SRV_BURST << req->dgram_shift;
+
+	if (req->rsize && req->address == start)
+		n = min_t(u64, n, req->rsize);
+	if (req->limit)
+		n = min_t(u64, n, mtp_wire_limit_bytes(req->limit));
+	if (srv)
+		n = min_t(u64, n, srv);
+	return n;
+}
+
 /*
- * Queue the datagrams answering @r->req from @avail bytes at @data, the
- * object's bytes from @start.  At most what the request and both limits
- * allow, in datagrams of the size the request asked for.
+ * Queue the datagrams of @n bytes at @data, the object's bytes from
+ * @start, in datagrams of 2^@shift bytes, echoing @tag.
  */
 static void mtp_srec_send(struct mtp_sock *ms, const struct mtp_srec *r,
-			  const struct mtp_wire_msg *req, const u8 *data,
-			  u64 avail, u32 start, struct sk_buff_head *out,
-			  gfp_t gfp)
+			  u32 start, const u8 *data, u32 n, u8 shift, u16 tag,
+			  struct sk_buff_head *out, gfp_t gfp)
 {
 	struct net *net = sock_net(mtp_to_sk(ms));
-	u32 dgram = 1U << req->dgram_shift;
+	u32 dgram = 1U << shift;
 	u32 srv = r->limit ?: ms->srv_limit;
 	struct mtp_wire_msg m = {
 		.appversion = r->appversion,
@@ -163,18 +226,12 @@ static void mtp_srec_send(struct mtp_sock *ms, const struct mtp_srec *r,
 		.reqid = r->reqid,
 		.channel = r->channel,
 		.limit = mtp_wire_limit_units(srv),
-		.tag = req->tag,
+		.tag = tag,
 	};
-	u64 n = avail, off = 0;
+	u32 off = 0;
 
-	if (req->rsize && req->address == start)
-		n = min_t(u64, n, req->rsize);
-	if (req->limit)
-		n = min_t(u64, n, mtp_wire_limit_bytes(req->limit));
-	if (srv)
-		n = min_t(u64, n, srv);
 	do {
-		u32 chunk = (u32)min_t(u64, dgram, n - off);
+		u32 chunk = min(dgram, n - off);
 		u64 addr = (u64)start + off;
 		struct sk_buff *skb;
 
@@ -191,6 +248,45 @@ static void mtp_srec_send(struct mtp_sock *ms, const struct mtp_srec *r,
 		MTP_INC_STATS(net, MTP_MIB_OUTRESPONSES);
 		off += chunk;
 	} while (off < n);
+}
+
+/*
+ * Remember a subrequest that came while the application was busy:
+ * merged with a range it touches, else in a free entry.
+ * Return: false if there was no room.
+ */
+static bool mtp_pend_add(struct mtp_srec *r, const struct mtp_wire_msg *m,
+			 u32 srv)
+{
+	u64 end = (u64)m->address + mtp_req_want(m, m->address, srv);
+	struct mtp_pend *p;
+	unsigned int i;
+
+	/* An identical repeat of what the application was given. */
+	if (m->address == r->req.address && m->rsize == r->req.rsize &&
+	    m->dgram_shift == r->req.dgram_shift)
+		return true;
+	for (i = 0; i < r->npend; i++) {
+		p = &r->pend[i];
+		if (p->shift != m->dgram_shift || m->address > p->end ||
+		    end < p->start)
+			continue;
+		/*
+		 * The tag stays the earliest one: the client takes data
+		 * that an answer to a later subrequest overtook as lost.
+		 */
+		p->start = min(p->start, m->address);
+		p->end = max(p->end, end);
+		return true;
+	}
+	if (r->npend == MTP_SREC_PEND)
+		return false;
+	p = &r->pend[r->npend++];
+	p->start = m->address;
+	p->end = end;
+	p->tag = m->tag;
+	p->shift = m->dgram_shift;
+	return true;
 }
 
 /* PING and IDSTR, answered without the application. */
@@ -329,18 +425,31 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 	    m->address >= r->data_addr &&
 	    m->address - r->data_addr < r->data_len) {
 		u32 skip = m->address - r->data_addr;
+		u64 n = mtp_req_want(m, m->address, r->limit ?: ms->srv_limit);
 
-		r->expires = expires;
-		mtp_srec_send(ms, r, m, r->data + skip, r->data_len - skip,
-			      m->address, out, GFP_ATOMIC);
+		mtp_srec_touch(ms, r, expires);
+		mtp_srec_send(ms, r, m->address, r->data + skip,
+			      (u32)min_t(u64, n, r->data_len - skip),
+			      m->dgram_shift, m->tag, out, GFP_ATOMIC);
 		MTP_INC_STATS(net, MTP_MIB_CACHEHITS);
 		goto consume;
 	}
 	if (r && r->answered)
 		MTP_INC_STATS(net, MTP_MIB_CACHEMISSES);
 	if (!r) {
-		if (ms->nsrec >= READ_ONCE(mn->srv_max_pending))
-			goto drop;
+		/*
+		 * A full table forgets its least recently used record: a
+		 * flood of new transactions cannot lock out the clients
+		 * that keep theirs alive, and memory stays bounded.
+		 */
+		if (ms->nsrec >= READ_ONCE(mn->srv_max_pending)) {
+			r = list_first_entry_or_null(&ms->srec_lru,
+						     struct mtp_srec, lru);
+			if (!r)
+				goto drop;
+			mtp_srec_free(ms, r);
+			MTP_INC_STATS(net, MTP_MIB_SRVEVICTIONS);
+		}
 		r = kzalloc(sizeof(*r), GFP_ATOMIC);
 		if (!r)
 			goto drop;
@@ -349,26 +458,42 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		r->reqid = m->reqid;
 		hash_add(ms->srec, &r->node,
 			 mtp_srec_key(caddr, cport, m->reqid));
+		list_add_tail(&r->lru, &ms->srec_lru);
 		ms->nsrec++;
+		MTP_INC_STATS(net, MTP_MIB_SRVRECORDS);
 		mtp_gc_arm(ms);
 	}
-	r->expires = expires;
+	mtp_srec_touch(ms, r, expires);
 	if (r->asked && time_before(jiffies, r->asked_at + MTP_ASK_AGAIN) &&
 	    !is_close) {
-		/* Do not wake the application again: its answer will do. */
-		if (r->npend < MTP_SREC_PEND) {
-			r->pend[r->npend] = *m;
-			r->pend[r->npend++].payload = NULL;
-		}
+		/*
+		 * Do not wake the application again: its answer will do.
+		 * Single requests are repeats of what it was given.
+		 */
+		if (!(m->options & MTP_OPT_SINGLE) &&
+		    !(r->req.options & MTP_OPT_SINGLE) &&
+		    !mtp_pend_add(r, m, r->limit ?: ms->srv_limit))
+			MTP_INC_STATS(net, MTP_MIB_SRVPENDDROPS);
 		goto consume;
 	}
 	if (!mtp_server_deliver(ms, skb, m, caddr, cport))
 		goto drop;
+	/*
+	 * Asked again after MTP_ASK_AGAIN: the application may still
+	 * answer the earlier request, which must then serve both.
+	 */
+	if (r->asked && !is_close && !(m->options & MTP_OPT_SINGLE) &&
+	    !(r->req.options & MTP_OPT_SINGLE)) {
+		struct mtp_wire_msg old = r->req;
+
+		r->req = *m;
+		if (!mtp_pend_add(r, &old, r->limit ?: ms->srv_limit))
+			MTP_INC_STATS(net, MTP_MIB_SRVPENDDROPS);
+	}
 	r->req = *m;
 	r->req.payload = NULL;
 	r->asked = true;
 	r->asked_at = jiffies;
-	r->npend = 0;
 consume:
 	consume_skb(skb);
 	return;
@@ -396,13 +521,14 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 {
 	struct net *net = sock_net(mtp_to_sk(ms));
 	struct mtp_net *mn = mtp_net(net);
-	u32 keep = 0, copy, start = resp->address;
+	struct mtp_pend pend[MTP_SREC_PEND];
+	u64 lo = resp->address, hi, base, need, keep_end, copy_end;
+	u32 keep = 0, copy = 0, start = resp->address, srv;
 	struct mtp_wire_msg req;
 	struct sk_buff_head out;
+	unsigned int i, npend = 0;
 	struct mtp_srec *r;
 	u8 *buf = NULL;
-	unsigned int i;
-	u64 data_len;
 	bool multi;
 
 	if (resp->error > MTP_WIRE_MAX_CLASS || resp->reserved[0] ||
@@ -412,8 +538,12 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 		return -EINVAL;
 	spin_lock_bh(&ms->lock);
 	r = mtp_srec_find(ms, caddr, cport, resp->reqid);
-	if (r)
+	if (r) {
 		req = r->req;
+		npend = r->npend;
+		memcpy(pend, r->pend, sizeof(pend));
+	}
+	srv = resp->limit ?: ms->srv_limit;
 	spin_unlock_bh(&ms->lock);
 	if (!r)
 		return -ENOENT;
@@ -423,22 +553,40 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 		return -EMSGSIZE;
 	if (!multi && len > MTP_MAX_SINGLE)
 		return -EMSGSIZE;
-	data_len = len;
-	if (multi && !(resp->flags & MTP_RESP_STREAM))
-		data_len = min_t(u64, len, resp->rsize);
-	copy = (u32)data_len;
-	if (multi) {
-		/* The application may answer with more than was asked. */
-		if (req.address > resp->address &&
-		    req.address - resp->address < data_len)
+	if (!multi) {
+		copy = len;
+	} else {
+		/*
+		 * The application may answer with more than was asked, up
+		 * to 4 GiB.  Copy in only what goes out now (the request
+		 * and the ranges asked for meanwhile) and what is kept, so
+		 * the kernel memory one answer takes is bounded.
+		 */
+		hi = lo + len;
+		if (!(resp->flags & MTP_RESP_STREAM))
+			hi = min_t(u64, hi, lo + resp->rsize);
+		if (req.address > lo && req.address < hi)
 			start = req.address;
+		base = start;
+		need = min_t(u64, hi, start + mtp_req_want(&req, start, srv));
+		for (i = 0; i < npend; i++) {
+			if (pend[i].end <= lo || pend[i].start >= hi ||
+			    (u64)pend[i].start + MTP_SRV_COPY_MAX / 2 < start)
+				continue;
+			base = max_t(u64, lo, min_t(u64, base, pend[i].start));
+			need = max_t(u64, need, min(hi, pend[i].end));
+		}
+		keep_end = base;
 		if (!(resp->flags & (MTP_RESP_NOCACHE | MTP_RESP_STREAM)))
-			keep = (u32)min_t(u64, data_len,
-					  READ_ONCE(mn->cache_obj_bytes));
-		copy = (u32)min_t(u64, data_len,
-				  max_t(u64, keep, (u64)(start - resp->address) +
-				  (req.limit ? mtp_wire_limit_bytes(req.limit) :
-				   data_len)));
+			keep_end = min_t(u64, hi, base +
+					 READ_ONCE(mn->cache_obj_bytes));
+		copy_end = max(need, keep_end);
+		copy_end = min_t(u64, copy_end, base +
+				 max_t(u64, keep_end - base,
+				       MTP_SRV_COPY_MAX));
+		keep = keep_end - base;
+		copy = copy_end - base;
+		iov_iter_advance(&msg->msg_iter, base - lo);
 	}
 	if (copy) {
 		buf = kvmalloc(copy, GFP_KERNEL);
@@ -472,9 +620,9 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 		r->opts |= MTP_OPT_STREAM;
 	if (resp->flags & MTP_RESP_SUPPRESS)
 		r->opts |= MTP_OPT_SUPPRESS;
-	r->data_addr = resp->address;
 	r->obj_end = (u64)resp->address + resp->rsize;
-	r->expires = jiffies + msecs_to_jiffies(READ_ONCE(mn->cache_ms));
+	mtp_srec_touch(ms, r,
+		       jiffies + msecs_to_jiffies(READ_ONCE(mn->cache_ms)));
 	if (!multi) {
 		struct mtp_wire_msg m = {
 			.appversion = r->appversion,
@@ -504,17 +652,21 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 		mtp_xmit_list(ms, &out);
 		return len;
 	}
-	mtp_srec_send(ms, r, &req, buf + (start - resp->address),
-		      copy - (start - resp->address), start, &out, GFP_ATOMIC);
+	r->data_addr = (u32)base;
+	mtp_srec_send(ms, r, start, buf + (start - base),
+		      (u32)min_t(u64, mtp_req_want(&req, start, srv),
+				 copy_end - start),
+		      req.dgram_shift, req.tag, &out, GFP_ATOMIC);
+	/* The ranges asked for meanwhile, as far as the copy covers them. */
 	for (i = 0; i < r->npend; i++) {
-		const struct mtp_wire_msg *p = &r->pend[i];
+		const struct mtp_pend *p = &r->pend[i];
+		u64 s = max_t(u64, p->start, base);
+		u64 e = min(p->end, copy_end);
 
-		if (p->address >= resp->address &&
-		    p->address - resp->address < copy)
-			mtp_srec_send(ms, r, p,
-				      buf + (p->address - resp->address),
-				      copy - (p->address - resp->address),
-				      p->address, &out, GFP_ATOMIC);
+		if (s < e)
+			mtp_srec_send(ms, r, (u32)s, buf + (s - base),
+				      (u32)(e - s), p->shift, p->tag, &out,
+				      GFP_ATOMIC);
 	}
 	r->asked = false;
 	r->npend = 0;
@@ -522,6 +674,7 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 		r->data = buf;
 		r->data_len = keep;
 		ms->cached += keep;
+		MTP_ADD_STATS(net, MTP_MIB_SRVCACHEDBYTES, keep);
 		buf = NULL;
 	}
 	spin_unlock_bh(&ms->lock);
@@ -536,10 +689,8 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
  */
 void mtp_server_close(struct mtp_sock *ms)
 {
-	struct hlist_node *tmp;
-	struct mtp_srec *r;
-	int bkt;
+	struct mtp_srec *r, *tmp;
 
-	hash_for_each_safe(ms->srec, bkt, tmp, r, node)
+	list_for_each_entry_safe(r, tmp, &ms->srec_lru, lru)
 		mtp_srec_free(ms, r);
 }

@@ -24,8 +24,16 @@ static int mtp_init_sock(struct sock *sk)
 	spin_lock_init(&ms->lock);
 	hash_init(ms->ctxn);
 	hash_init(ms->srec);
+	INIT_LIST_HEAD(&ms->srec_lru);
+	/*
+	 * encap_rcv finds us under RCU without a reference, and releasing
+	 * the UDP socket does not wait for a receiver already running: the
+	 * memory must outlive a grace period.
+	 */
+	sock_set_flag(sk, SOCK_RCU_FREE);
 	timer_setup(&ms->gc_timer, mtp_server_gc, 0);
 	ms->next_reqid = get_random_u32();
+	ms->squeeze_at = jiffies;
 	ms->kping = true;
 	ms->idlen = sizeof(mtp_default_idstr) - 1;
 	memcpy(ms->idstr, mtp_default_idstr, ms->idlen);
@@ -43,8 +51,9 @@ static void mtp_close(struct sock *sk, long timeout)
 	struct mtp_sock *ms = mtp_sk(sk);
 
 	lock_sock(sk);
-	mtp_udp_close(ms);	/* no more input once this returns */
+	mtp_udp_close(ms);	/* no new input; a running receiver may finish */
 	release_sock(sk);
+	/* A receiver that takes the lock after this sees closing. */
 	spin_lock_bh(&ms->lock);
 	ms->closing = true;
 	mtp_client_close(ms);

@@ -22,6 +22,17 @@ static int mtp_int_max = INT_MAX;
 		.extra2		= &mtp_int_max,			\
 	}
 
+/* 0 allowed: the feature is off. */
+#define MTP_SYSCTL0(field)					\
+	{							\
+		.procname	= #field,			\
+		.maxlen		= sizeof(int),			\
+		.mode		= 0644,				\
+		.proc_handler	= proc_dointvec_minmax,		\
+		.extra1		= SYSCTL_ZERO,			\
+		.extra2		= &mtp_int_max,			\
+	}
+
 /* The order must match mtp_sysctl_init_net()'s data pointers. */
 static struct ctl_table mtp_sysctl_template[] = {
 	MTP_SYSCTL(repeat_ms),
@@ -32,6 +43,7 @@ static struct ctl_table mtp_sysctl_template[] = {
 	MTP_SYSCTL(cache_sock_bytes),
 	MTP_SYSCTL(srv_max_pending),
 	MTP_SYSCTL(max_txns),
+	MTP_SYSCTL0(reorder),
 	{ }
 };
 
@@ -45,6 +57,7 @@ void mtp_sysctl_defaults(struct mtp_net *mn)
 	mn->cache_sock_bytes = 32 << 20;
 	mn->srv_max_pending = 1024;
 	mn->max_txns = 256;
+	mn->reorder = 0;
 }
 
 int mtp_sysctl_init_net(struct net *net)
@@ -53,7 +66,7 @@ int mtp_sysctl_init_net(struct net *net)
 	int *data[] = {
 		&mn->repeat_ms, &mn->repeat_min_ms, &mn->expire_ms,
 		&mn->cache_ms, &mn->cache_obj_bytes, &mn->cache_sock_bytes,
-		&mn->srv_max_pending, &mn->max_txns,
+		&mn->srv_max_pending, &mn->max_txns, &mn->reorder,
 	};
 	struct ctl_table *tbl;
 	unsigned int i;

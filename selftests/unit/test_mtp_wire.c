@@ -2,7 +2,8 @@
 /*
  * User-space tests of the MTP module's pure code: the header codec
  * (net/mtp/wire.c), the RTT estimator (rtt.c) and flow control (flow.c),
- * built from the module's own sources.  Runs on the host and in the VM.
+ * built from the module's own sources with AddressSanitizer and
+ * UndefinedBehaviorSanitizer (selftests/unit/Makefile, "mtp-run").
  */
 #include <stdio.h>
 #include <string.h>
@@ -280,6 +281,57 @@ TEST(flow_dgram_grows)
 	EXPECT_EQ(8192, f.dgram);
 	EXPECT_GE(mtp_flow_window_max(&f, &r), f.window);
 	EXPECT_LT(65536, f.window);
+}
+
+TEST(flow_squeeze)
+{
+	struct mtp_flow f;
+	struct mtp_rtt r;
+	u32 w;
+
+	mtp_rtt_init(&r);
+	mtp_flow_init(&f, 212992, 1024);
+	w = f.window;
+	mtp_flow_lost(&f, 1024);	/* starts a moratorium */
+	EXPECT_LT(0, f.flowtimeout);
+	/* the receive-queue guard narrows the window even so */
+	mtp_flow_squeeze(&f);
+	EXPECT_EQ(w - 2048, f.window);
+	EXPECT_EQ(0, f.flowtimeout);
+	while (f.window > f.dgram)
+		mtp_flow_squeeze(&f);
+	mtp_flow_squeeze(&f);
+	EXPECT_EQ(f.dgram, f.window);
+	EXPECT_EQ(512, f.dgram);
+}
+
+TEST(responses_reach_at_most_4g)
+{
+	u8 b[MTP_HDR_LEN + 16] = { 0 };
+	struct mtp_wire_msg m = sample, d;
+
+	/* a response's data must end within the 2^32-byte object */
+	m.address = 0xfffffff8;
+	m.rsize = 16;
+	mtp_wire_encode_hdr(&m, b, sizeof(b));
+	EXPECT_EQ(-MTP_WIRE_ERANGE, mtp_wire_decode(b, sizeof(b), &d));
+	m.address = 0xfffffff0;
+	mtp_wire_encode_hdr(&m, b, sizeof(b));
+	EXPECT_EQ(0, mtp_wire_decode(b, sizeof(b), &d));
+	EXPECT_EQ(16, d.payload_len);
+	/* and a request's range too, but for the stream close */
+	m = sample;
+	m.response = 0;
+	m.options = 0;
+	m.dgram_shift = 10;
+	m.address = 0xffffff00;
+	m.rsize = 0x101;
+	mtp_wire_encode_hdr(&m, b, sizeof(b));
+	EXPECT_EQ(-MTP_WIRE_ERANGE, mtp_wire_decode(b, MTP_HDR_LEN, &d));
+	m.address = 0xffffffff;
+	m.rsize = 0xffffffff;
+	mtp_wire_encode_hdr(&m, b, sizeof(b));
+	EXPECT_EQ(0, mtp_wire_decode(b, MTP_HDR_LEN, &d));
 }
 
 TEST_HARNESS_MAIN
