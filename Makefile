@@ -20,6 +20,7 @@ help:
 	@echo "make              build xtp.ko and mtp.ko for 6.12 (KVER=...)"
 	@echo "make demo         build, boot a VM, show XTP and MTP working"
 	@echo "make check        every test (unit, builds, checkpatch, VM)"
+	@echo "make bench        XTP against TCP in one VM run, ratios"
 	@echo "make deps         install packages, kernels, virtme-ng venv"
 	@echo "make modules-6.1  build against Debian's 6.1 kernel"
 	@echo "make unit         user-space unit tests only"
@@ -78,6 +79,9 @@ check:
 demo:
 	@$(TOP)/tools/demo.sh
 
+bench:
+	@$(TOP)/tools/bench/bench.sh
+
 PREFIX	?= /usr/local
 BINS	:= xtpsend xtprecv xft fingerx ftpx withxtp withxtp-check mtping mtpget
 SBINS	:= xftd fingerd ftpdx inetdx mtpd
@@ -107,7 +111,7 @@ clean:
 	$(MAKE) -C selftests/unit clean 2>/dev/null || true
 
 .PHONY: all help deps modules modules-6.1 selftests unit vmtest vm \
-	checkpatch check demo install clean
+	checkpatch check demo bench install clean
 
 # tcpdump from Debian's source package with tools/tcpdump/print-xtp.c wired
 # in; the source and both builds are cached under build/tcpdump/.

@@ -86,6 +86,7 @@ void xtp_cc_start(struct sock *sk)
 	xs->sacked_out = 0;
 	xs->lost_out = 0;
 	xs->sack_newest_ns = 0;
+	xs->reo_mult = 1;
 	xs->reo_pending = 0;
 	xs->pace_next_ns = 0;
 	xs->pacing_rate = 0;
@@ -145,6 +146,14 @@ void xtp_send_timer_at(struct sock *sk, u64 ns)
 	hrtimer_start(t, ns_to_ktime(ns), HRTIMER_MODE_ABS_PINNED_SOFT);
 }
 
+/*
+ * A packet may leave this much before its departure time: at high rates
+ * a timer per packet costs more than the spacing is worth, and a burst of
+ * a millisecond's worth of data is harmless; at wide-area rates it is
+ * less than a packet and the spacing holds.
+ */
+#define XTP_PACING_SLACK_NS	NSEC_PER_MSEC
+
 /**
  * xtp_pacing_wait - must the next packet wait for its departure time?
  * @sk: the context, locked
@@ -157,7 +166,8 @@ bool xtp_pacing_wait(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (!xs->pacing_rate || xs->pace_next_ns <= ktime_get_ns())
+	if (!xs->pacing_rate ||
+	    xs->pace_next_ns <= ktime_get_ns() + XTP_PACING_SLACK_NS)
 		return false;
 	xtp_send_timer_at(sk, xs->pace_next_ns);
 	return true;

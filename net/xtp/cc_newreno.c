@@ -6,9 +6,10 @@
  * then one packet per window of acknowledged bytes.  An ECNTL showing loss
  * halves the window once per window of data (fast recovery: the holes are
  * refilled at once from the spans, recovery ends when RSEQ passes what was
- * sent when it began).  A handshake whose first probe was answered is
- * treated as one loss; one that lost probes restarts from one packet, as
- * a TCP retransmission timeout would.  The window does not grow while
+ * sent when it began).  A handshake whose first probe was answered counts
+ * as one loss if the answer shows data missing, as nothing otherwise (an
+ * ack was lost, or late); one that lost probes restarts from one packet,
+ * as a TCP retransmission timeout would.  The window does not grow while
  * the sender runs out of data or of ALLOC rather than of window, so it
  * never builds up a window it did not use.
  */
@@ -71,12 +72,13 @@ static void xtp_newreno_loss(struct sock *sk)
 	xs->in_recovery = 1;
 }
 
-static void xtp_newreno_handshake_end(struct sock *sk, u32 k)
+static void xtp_newreno_handshake_end(struct sock *sk, u32 k, bool lost)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
 	if (k <= 2) {
-		xtp_newreno_loss(sk);
+		if (lost)
+			xtp_newreno_loss(sk);
 		return;
 	}
 	xtp_newreno_halve(xs);

@@ -46,7 +46,8 @@ static void xtp_scc_op_loss(struct sock *sk)
 	xtp_scc_sync(xs);
 }
 
-static void xtp_scc_op_handshake_end(struct sock *sk, u32 k)
+/* The thesis decides by K alone, whatever the answer shows. */
+static void xtp_scc_op_handshake_end(struct sock *sk, u32 k, bool lost)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 

@@ -221,6 +221,12 @@ static void xtp_note_wclose(struct xtp_sock *xs,
 		xs->rcv_fin = pkt->hdr.seq;
 }
 
+/* CNTL and ECNTL packets sent so far: either answers an SREQ. */
+static u64 xtp_ctl_sent(const struct xtp_sock *xs)
+{
+	return xs->mib.cpk_out + xs->mib.epk_out;
+}
+
 /**
  * xtp_established_rcv - a packet from the peer of a running association
  * @sk: the context, locked
@@ -273,9 +279,9 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 	sk->sk_data_ready(sk);
 	xtp_push(sk);
 	/* Any control packet we send now carries the ECHO that answers. */
-	ctl_out = xs->mib.cpk_out;
+	ctl_out = xtp_ctl_sent(xs);
 	xtp_teardown_step(sk);
-	if (sreq && xs->mib.cpk_out == ctl_out && !xs->released)
+	if (sreq && xtp_ctl_sent(xs) == ctl_out && !xs->released)
 		xtp_send_cntl(sk, 0);
 }
 
@@ -297,8 +303,11 @@ static void xtp_syn_sent_rcv(struct sock *sk, struct sk_buff *skb,
 	}
 	xs->pkey = pkt->ctl.xkey & ~XTP_KEY_RETURN;
 	inet_sk_set_state(sk, TCP_ESTABLISHED);
-	/* The setup is done: CTIMEOUT no longer guards it. */
+	/* The setup is done: CTIMEOUT no longer guards it, and FIRSTs sent
+	 * again do not count against a later handshake.
+	 */
 	sk_stop_timer(sk, &xs->ctimeout);
+	xs->wtimer_retries = 0;
 	if (sock_flag(sk, SOCK_KEEPOPEN))
 		xtp_keepalive(sk, 1);
 	sk->sk_state_change(sk);

@@ -287,6 +287,7 @@ static int xtp_send_data(struct sock *sk, struct sk_buff *data, u32 options)
 	if (options & XTP_CMD_SREQ)
 		xs->mib.datasreq_sent++;
 	if (XTP_SKB_CB(data)->sent) {
+		XTP_SKB_CB(data)->rtx = 1;
 		xs->mib.data_retransmits++;
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_RETRANSSEGS);
 	}
@@ -411,6 +412,8 @@ void xtp_push(struct sock *sk)
 	}
 	if (held)
 		xtp_send_data(sk, held, xtp_ack_request(xs, !paced));
+	else if (!paced)
+		xtp_wtimer_guard_data(sk);
 }
 
 /**

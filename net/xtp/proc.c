@@ -39,6 +39,7 @@ static const char *const xtp_mib_names[__XTP_MIB_MAX] = {
 	[XTP_MIB_HANDSHAKES]	= "Handshakes",
 	[XTP_MIB_HANDSHAKEFAILS] = "HandshakeFails",
 	[XTP_MIB_INDUPDATA]	= "InDupData",
+	[XTP_MIB_SPURIOUSRTX]	= "SpuriousRtx",
 };
 
 /* One "Name value" line per counter, as /proc/net/snmp6 prints them. */

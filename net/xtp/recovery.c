@@ -15,8 +15,33 @@
 
 #include "xtp.h"
 
+/*
+ * Least reordering tolerated: packets sent from different CPUs travel
+ * through different per-CPU backlogs even on one veth pair, and timer
+ * slack is of that order.
+ */
+#define XTP_REO_MIN_NS		(2 * NSEC_PER_MSEC)
+
 /* Spans read from one ECNTL at most; more are ignored. */
 #define XTP_ECNTL_READ_SPANS	64
+
+/*
+ * @skb, sent again, is reported as arrived: so soon after the
+ * retransmission that the first copy must have made it, the loss was
+ * reordering.  Tolerate more of it from now on.
+ */
+static void xtp_rtx_check_spurious(struct sock *sk, struct sk_buff *skb)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	u64 since = ktime_get_ns() - XTP_SKB_CB(skb)->xmit_ns;
+
+	if (!XTP_SKB_CB(skb)->rtx ||
+	    since >= (u64)xs->srtt_us * NSEC_PER_USEC / 2)
+		return;
+	XTP_INC_STATS(sock_net(sk), XTP_MIB_SPURIOUSRTX);
+	if (xs->reo_mult < 4)
+		xs->reo_mult++;
+}
 
 /**
  * xtp_rtx_unlink - RSEQ passed @skb: drop it from the retransmission queue
@@ -27,6 +52,8 @@ void xtp_rtx_unlink(struct sock *sk, struct sk_buff *skb)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
+	if (!XTP_SKB_CB(skb)->sacked)
+		xtp_rtx_check_spurious(sk, skb);
 	__skb_unlink(skb, &xs->rtx_queue);
 	if (XTP_SKB_CB(skb)->sacked)
 		xs->sacked_out -= skb->len;
@@ -63,29 +90,33 @@ static bool xtp_span_covers(const struct xtp_wire_pkt *pkt, u32 nspan,
  * @sk: the context, locked
  *
  * A packet sent before one the peer has seen is lost once a packet sent a
- * quarter SRTT after it has been seen (IP may reorder that much: this is
- * why FASTNAK stays off by default), or once a quarter SRTT more than a
- * round trip has passed since it left.  For a packet that is neither yet
- * the send timer is set to its deadline.  Newly lost packets are reported
+ * reordering window after it has been seen (IP reorders: this is why
+ * FASTNAK stays off by default), or once a round trip with its variation
+ * and the reordering window have passed since it left.  The window is a
+ * quarter SRTT (at least 2 ms), up to a whole SRTT after spurious
+ * retransmissions.  For a packet that
+ * is neither yet the send timer is set to its deadline.  Newly lost packets are reported
  * to the congestion controller, except during a handshake, whose end
  * decides the window.
  */
 void xtp_rtx_detect(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
-	u64 reo, now, due, next = U64_MAX;
+	u64 reo, rtt, now, due, next = U64_MAX;
 	struct xtp_skb_cb *cb;
 	struct sk_buff *skb;
 	u32 lost = 0;
 
 	xs->reo_pending = 0;
-	reo = (u64)xs->srtt_us * NSEC_PER_USEC / 4;
+	reo = max_t(u64, (u64)xs->srtt_us * NSEC_PER_USEC / 4 * xs->reo_mult,
+		    XTP_REO_MIN_NS);
+	rtt = ((u64)xs->srtt_us + 4 * xs->rttvar_us) * NSEC_PER_USEC;
 	now = ktime_get_ns();
 	skb_queue_walk(&xs->rtx_queue, skb) {
 		cb = XTP_SKB_CB(skb);
 		if (cb->sacked || cb->lost || cb->xmit_ns >= xs->sack_newest_ns)
 			continue;
-		due = cb->xmit_ns + (u64)xs->srtt_us * NSEC_PER_USEC + reo;
+		due = cb->xmit_ns + rtt + reo;
 		if (cb->xmit_ns + reo <= xs->sack_newest_ns || due <= now) {
 			xtp_mark_lost(sk, skb);
 			lost++;
@@ -125,6 +156,7 @@ void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt)
 		if (cb->sacked ||
 		    !xtp_span_covers(pkt, nspan, cb->seq, cb->seq + skb->len))
 			continue;
+		xtp_rtx_check_spurious(sk, skb);
 		cb->sacked = 1;
 		xs->sacked_out += skb->len;
 		if (cb->lost) {
@@ -139,15 +171,22 @@ void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt)
 /**
  * xtp_rtx_all_lost - after a handshake: all that is not seen is lost
  * @sk: the context, locked
+ *
+ * Return: the number of packets newly marked lost.
  */
-void xtp_rtx_all_lost(struct sock *sk)
+u32 xtp_rtx_all_lost(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct sk_buff *skb;
+	u32 n = 0;
 
-	skb_queue_walk(&xs->rtx_queue, skb)
-		if (!XTP_SKB_CB(skb)->sacked && !XTP_SKB_CB(skb)->lost)
+	skb_queue_walk(&xs->rtx_queue, skb) {
+		if (!XTP_SKB_CB(skb)->sacked && !XTP_SKB_CB(skb)->lost) {
 			xtp_mark_lost(sk, skb);
+			n++;
+		}
+	}
+	return n;
 }
 
 /**

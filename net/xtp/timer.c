@@ -38,7 +38,7 @@ u32 xtp_wtimer_ms(const struct xtp_sock *xs)
 	else if (xs->srtt_us)
 		ms = 2 * (xs->srtt_us + 4 * xs->rttvar_us) / USEC_PER_MSEC;
 	ms = clamp_t(u32, ms, XTP_WTIMER_MIN_MS, XTP_WTIMER_MAX_MS);
-	return min_t(u32, ms << min_t(u32, xs->wtimer_retries, 8),
+	return min_t(u32, ms << min_t(u32, xs->wtimer_retries, 12),
 		     XTP_WTIMER_MAX_MS);
 }
 
@@ -66,14 +66,48 @@ void xtp_wtimer_arm(struct sock *sk, u32 sync)
 static void xtp_handshake_done(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
+	u32 lost;
 
 	xs->in_handshake = 0;
 	if (!xs->end_delay && !xs->end_sent && !sock_flag(sk, SOCK_DEAD))
 		sk_stop_timer(sk, &xs->ctimeout);
-	xtp_rtx_all_lost(sk);
-	xs->cc_ops->handshake_end(sk, xs->wtimer_retries + 1);
+	lost = xtp_rtx_all_lost(sk);
+	xs->cc_ops->handshake_end(sk, xs->wtimer_retries + 1, lost);
 	xs->wtimer_retries = 0;
 	xtp_push(sk);
+}
+
+/**
+ * xtp_wtimer_guard_data - every SREQ is answered: guard the data instead
+ * @sk: the context, locked
+ *
+ * Data sent and not acknowledged, or queued and held back by ALLOC, keeps
+ * a WTIMER running: whatever loss detection misses, and a window update
+ * that got lost, the handshake finds out.
+ */
+void xtp_wtimer_guard_data(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (timer_pending(&xs->wtimer) || sk->sk_state != TCP_ESTABLISHED ||
+	    xs->end_sent || xs->released || xs->in_handshake)
+		return;
+	if (xs->snd_una != xs->snd_nxt ||
+	    !skb_queue_empty(&sk->sk_write_queue))
+		xtp_wtimer_arm(sk, xs->sync);
+}
+
+/* After an answer: guard the oldest SREQ still out, else the data. */
+static void xtp_wtimer_guard(struct sock *sk, u32 echo)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (timer_pending(&xs->wtimer))
+		return;
+	if ((s32)(xs->sync - echo) > 0)
+		xtp_wtimer_arm(sk, echo + 1);
+	else
+		xtp_wtimer_guard_data(sk);
 }
 
 /**
@@ -82,22 +116,21 @@ static void xtp_handshake_done(struct sock *sk)
  * @echo: its ECHO
  *
  * An answer to the guarded SREQ or a newer one stops the WTIMER and ends
- * a handshake.
+ * a handshake; the WTIMER then guards what is still unanswered.
  */
 void xtp_wtimer_answered(struct sock *sk, u32 echo)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
+	bool pending = timer_pending(&xs->wtimer);
 
-	if (!timer_pending(&xs->wtimer) && !xs->in_handshake)
+	if ((pending || xs->in_handshake) && (s32)(echo - xs->wsync) < 0)
 		return;
-	if ((s32)(echo - xs->wsync) < 0)
-		return;
-	sk_stop_timer(sk, &xs->wtimer);
+	if (pending)
+		sk_stop_timer(sk, &xs->wtimer);
 	if (xs->in_handshake)
 		xtp_handshake_done(sk);
-	/* A newer SREQ is still out: guard it from now. */
-	if ((s32)(xs->sync - echo) > 0)
-		xtp_wtimer_arm(sk, echo + 1);
+	if (!xs->released)
+		xtp_wtimer_guard(sk, echo);
 }
 
 /* Synchronizing handshake: suspend data, probe with CNTL+SREQ. */

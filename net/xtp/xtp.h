@@ -51,6 +51,8 @@
  * @XTP_MIB_HANDSHAKES: synchronizing handshakes started
  * @XTP_MIB_HANDSHAKEFAILS: handshakes that ended the association
  * @XTP_MIB_INDUPDATA: DATA received that had arrived already
+ * @XTP_MIB_SPURIOUSRTX: retransmissions acknowledged too soon to have
+ *	been needed
  * @__XTP_MIB_MAX: number of counters
  */
 enum xtp_mib_field {
@@ -83,6 +85,7 @@ enum xtp_mib_field {
 	XTP_MIB_HANDSHAKES,
 	XTP_MIB_HANDSHAKEFAILS,
 	XTP_MIB_INDUPDATA,
+	XTP_MIB_SPURIOUSRTX,
 	__XTP_MIB_MAX
 };
 
@@ -128,7 +131,8 @@ struct xtp_skb_cb {
 	u32 options;		/* EOM (and on send WCLOSE) of this packet */
 	u8 sent:1,		/* send: transmitted at least once */
 	   sacked:1,		/* send: an ECNTL span covers it */
-	   lost:1;		/* send: missing, waits for retransmission */
+	   lost:1,		/* send: missing, waits for retransmission */
+	   rtx:1;		/* send: transmitted more than once */
 };
 
 #define XTP_SKB_CB(skb) ((struct xtp_skb_cb *)(skb)->cb)
@@ -240,6 +244,8 @@ struct xtp_rtt_slot {
  * @app_limited: the last push ran out of data or ALLOC, not of window
  * @sacked_out: bytes in @rtx_queue covered by ECNTL spans
  * @lost_out: bytes in @rtx_queue marked lost, not yet sent again
+ * @reo_mult: reordering tolerance in quarters of SRTT (1..4); grows with
+ *	each retransmission found spurious
  * @sack_newest_ns: latest send time of a packet an ECNTL showed seen
  * @send_timer: pacing departures and loss-detection deadlines
  * @pace_next_ns: earliest departure of the next paced packet
@@ -335,6 +341,7 @@ struct xtp_sock {
 	u64 recover;
 	u32 sacked_out;
 	u32 lost_out;
+	u8 reo_mult;
 	u64 sack_newest_ns;
 	struct hrtimer send_timer;
 	u64 pace_next_ns;
@@ -382,10 +389,10 @@ static inline struct xtp_net *xtp_net(const struct net *net)
 #define XTP_DEFAULT_ZOMBIE	1000
 #define XTP_DEFAULT_SREQFREQ	2
 #define XTP_DEFAULT_LN_THRESH	32000
-#define XTP_WTIMER_MIN_MS	200
+#define XTP_WTIMER_MIN_MS	50
 #define XTP_WTIMER_MAX_MS	60000
 #define XTP_WTIMER_INIT_MS	1000
-#define XTP_HANDSHAKE_RETRIES	8
+#define XTP_HANDSHAKE_RETRIES	12
 #define XTP_ECNTL_MAX_SPANS	16
 #define XTP_DEFAULT_CC		XTP_CC_NEWRENO
 
@@ -399,7 +406,8 @@ static inline struct xtp_net *xtp_net(const struct net *net)
  *	the window does not grow while the peer's state is unknown)
  * @loss: an ECNTL showed DATA missing
  * @handshake_end: a synchronizing handshake ended after @k packets, the
- *	answered probe included: 2 means no probe was lost
+ *	answered probe included (2 means no probe was lost); @lost tells
+ *	whether its answer showed data missing
  */
 struct xtp_cc_ops {
 	u8 id;
@@ -408,7 +416,7 @@ struct xtp_cc_ops {
 	void (*init)(struct sock *sk);
 	void (*acked)(struct sock *sk, u32 bytes);
 	void (*loss)(struct sock *sk);
-	void (*handshake_end)(struct sock *sk, u32 k);
+	void (*handshake_end)(struct sock *sk, u32 k, bool lost);
 };
 
 extern const struct xtp_cc_ops xtp_cc_scc;
@@ -435,7 +443,7 @@ bool xtp_rtt_cache_busy(const struct xtp_sock *xs);
 void xtp_rtx_unlink(struct sock *sk, struct sk_buff *skb);
 void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt);
 void xtp_rtx_detect(struct sock *sk);
-void xtp_rtx_all_lost(struct sock *sk);
+u32 xtp_rtx_all_lost(struct sock *sk);
 u32 xtp_rcv_spans(const struct xtp_sock *xs, struct xtp_wire_span *spans,
 		  u32 max);
 
@@ -489,6 +497,7 @@ void xtp_timers_init(struct sock *sk);
 void xtp_timers_stop(struct sock *sk);
 void xtp_wtimer_arm(struct sock *sk, u32 sync);
 void xtp_wtimer_answered(struct sock *sk, u32 echo);
+void xtp_wtimer_guard_data(struct sock *sk);
 void xtp_ctimeout_arm(struct sock *sk, u32 ms);
 void xtp_keepalive(struct sock *sk, int on);
 void xtp_release_cb(struct sock *sk);

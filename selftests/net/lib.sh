@@ -89,3 +89,94 @@ stop_capture() {
 	kill -INT "$CAPTURE_PID" 2>/dev/null
 	wait "$CAPTURE_PID" 2>/dev/null
 }
+
+# xtp_netem NS DEV [NETEM ARGS...]: netem as DEV's root qdisc in NS,
+# replacing what was there; without ARGS, back to the default qdisc.
+xtp_netem() {
+	local ns=$1 dev=$2
+	shift 2
+	if [ $# -eq 0 ]; then
+		tc -n "$ns" qdisc del dev "$dev" root 2>/dev/null
+		return 0
+	fi
+	tc -n "$ns" qdisc replace dev "$dev" root netem "$@"
+}
+
+# xtp_netem_both [NETEM ARGS...]: the same netem on veth-c and veth-s, so
+# that packets in both directions suffer it.
+xtp_netem_both() {
+	xtp_netem "$NS_C" veth-c "$@" && xtp_netem "$NS_S" veth-s "$@"
+}
+
+# now_ms: the wall clock in milliseconds, for elapsed-time checks.
+now_ms() {
+	echo $(($(date +%s%N) / 1000000))
+}
+
+# jain X...: Jain's fairness index of the numbers, (sum x)^2 / (n sum x^2),
+# three decimals (0 if all are 0).
+jain() {
+	echo "$@" | awk '{
+		for (i = 1; i <= NF; i++) { s += $i; q += $i * $i }
+		if (q > 0) printf "%.3f\n", s * s / (NF * q); else print 0
+	}'
+}
+
+# xtp_ingress_netem NS DEV IFB [NETEM ARGS...]: netem on what DEV in NS
+# receives, through ifb device IFB (created on first use).  Unlike netem
+# on the egress, a capture on DEV still sees the packets it drops: taps
+# run before the ingress hook, and DEV's own packets leave untouched.
+xtp_ingress_netem() {
+	local ns=$1 dev=$2 ifb=$3
+	shift 3
+	if ! ip -n "$ns" link show "$ifb" >/dev/null 2>&1; then
+		ip -n "$ns" link add "$ifb" type ifb &&
+		ip -n "$ns" link set "$ifb" up &&
+		tc -n "$ns" qdisc add dev "$dev" handle ffff: ingress &&
+		tc -n "$ns" filter add dev "$dev" parent ffff: matchall \
+			action mirred egress redirect dev "$ifb" || return 1
+	fi
+	[ $# -gt 0 ] || set -- loss 0%
+	tc -n "$ns" qdisc replace dev "$ifb" root netem "$@"
+}
+
+# xtp_ns_setup_bridged: the two namespaces of xtp_ns_setup, same names and
+# addresses, but veth-c and veth-s each pair with a port of a bridge in a
+# third namespace $NS_R (ports veth-rc and veth-rs), where qdiscs can
+# shape what crosses as a router would.  xtp_ns_cleanup_bridged removes
+# all three.
+xtp_ns_setup_bridged() {
+	NS_C=xtpc-$$
+	NS_S=xtps-$$
+	NS_R=xtpr-$$
+	ip netns add "$NS_C" && ip netns add "$NS_S" && ip netns add "$NS_R" &&
+	ip link add veth-c netns "$NS_C" type veth peer name veth-rc \
+		netns "$NS_R" &&
+	ip link add veth-s netns "$NS_S" type veth peer name veth-rs \
+		netns "$NS_R" &&
+	ip -n "$NS_R" link add br0 type bridge &&
+	ip -n "$NS_R" link set veth-rc master br0 &&
+	ip -n "$NS_R" link set veth-rs master br0 &&
+	ip -n "$NS_R" link set br0 up && ip -n "$NS_R" link set veth-rc up &&
+	ip -n "$NS_R" link set veth-rs up &&
+	ip -n "$NS_C" addr add 198.18.0.1/24 dev veth-c &&
+	ip -n "$NS_S" addr add 198.18.0.2/24 dev veth-s &&
+	ip -n "$NS_C" link set veth-c up && ip -n "$NS_S" link set veth-s up &&
+	ip -n "$NS_C" link set lo up && ip -n "$NS_S" link set lo up
+}
+
+xtp_ns_cleanup_bridged() {
+	xtp_ns_cleanup
+	ip netns delete "$NS_R" 2>/dev/null
+}
+
+# xtp_memdir DIR: make DIR a small tmpfs (files in the guest's memory: the
+# shared output folder is slow under TCG and has no FIFOs); 1 if it cannot.
+# xtp_memdir_done DIR undoes it.
+xtp_memdir() {
+	mkdir -p "$1" && mount -t tmpfs -o size=96m xtp-mem "$1"
+}
+
+xtp_memdir_done() {
+	umount "$1" 2>/dev/null && rmdir "$1"
+}

@@ -1,0 +1,202 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# XTP and TCP sharing a bottleneck (issue 4): one XTP and one TCP bulk
+# flow from the client to the server namespace, concurrently, for a fixed
+# time; each flow's goodput, and Jain's fairness index of the two, are
+# printed as KTAP diagnostics.
+#
+# Path: veth-c and veth-s are joined by a bridge in a third namespace
+# (xtp_ns_setup_bridged), the router, so both flows meet the bottleneck
+# as network loss rather than as a full local qdisc (which TCP would be
+# told about and XTP would not).  Towards the server the router's port
+# has netem delay 20 ms with a tbf child (RATE, queue one BDP); towards
+# the client netem delay 20 ms: 40 ms RTT.
+#
+# RATE: the issue asks for 20 Mbit/s.  Measured under QEMU TCG (2 vCPUs,
+# the host shared with other VMs) with a 20 Mbit/s tbf, TCP alone got
+# 16.2 Mbit/s and XTP alone 14.0 Mbit/s (the go-back module; XTP is held
+# by the CPU and by its 90 KB window over 40 ms, at most 18 Mbit/s): the
+# emulator, not the qdisc, was the bottleneck.  The rate is therefore
+# 8 Mbit/s (XTP_FAIR_RATE overrides), which either flow alone exceeds, and
+# the output says what each flow got alone.
+#
+# Runs: TCP alone, XTP alone, then both together, first with the module's
+# default controller, then with XTPSOCK_CONGESTION = XTP_CC_SCC and
+# XTP_CC_NEWRENO.  A controller the module rejects (ENOPROTOOPT or EINVAL,
+# `xtpsend -O --cc=...` exits 3) is reported as skipped.  Goodput is
+# measured at the receivers (xtprecv -i progress lines) over the same
+# interval, after a warm-up.
+#
+# Assertions, only what is robust under TCG: TCP alone gets at least half
+# the bottleneck and no more than it (the qdisc is the bottleneck); in
+# each shared run both flows make progress (at least 2% of the rate each),
+# and TCP is not starved: it gets at least 25% of what it got alone.
+# Jain's index itself is only reported (DESIGN.md §8 sets 0.9 as the
+# benchmark's target, not this test's).
+#
+# A module from before issue 4 (XTPSOCK_CONGESTION rejected) stalls for
+# good after a lost DATA packet whose later SREQs are answered; its XTP
+# flow runs with SO_KEEPALIVE and a 300 ms CTIMER (xtpsend -k
+# --ctimer=300), as in xtp_loss.sh.
+set -u
+. "$(dirname "$0")/prog_lib.sh"
+
+OUT=${XTP_OUT:-/tmp}/xtp_fair
+B=$XTP_BINDIR
+RATE=${XTP_FAIR_RATE:-8}
+ALONE=12
+BOTH=25
+WARM=4
+mkdir -p "$OUT"
+
+# The bottleneck in the router namespace.
+shape() {
+	local limit=$((RATE * 1000000 / 8 * 40 / 1000))
+
+	[ $limit -ge 30000 ] || limit=30000
+	tc -n "$NS_R" qdisc add dev veth-rs root handle 1: netem delay 20ms \
+		limit 10000 &&
+	tc -n "$NS_R" qdisc add dev veth-rs parent 1:1 handle 10: tbf \
+		rate "${RATE}mbit" burst 16k limit "$limit" &&
+	tc -n "$NS_R" qdisc add dev veth-rc root netem delay 20ms limit 10000
+}
+
+# flow PROTO NAME SECONDS [XTPSEND OPTS...]: start a receiver and a timed
+# sender in the background; PIDS collects them.
+flow() {
+	local proto=$1 name=$2 sec=$3 port=9999 t=
+	shift 3
+	if [ "$proto" = tcp ]; then
+		port=5001
+		t=-t
+	fi
+	ip netns exec "$NS_S" timeout $((sec + 90)) "$B/xtprecv" $t -T 30 \
+		-i 500 $port >"$OUT/$name.srv" 2>"$OUT/$name.srv.err" </dev/null &
+	PIDS="$PIDS $!"
+	wait_for 30 grep -q listening "$OUT/$name.srv.err" || return 1
+	ip netns exec "$NS_C" timeout $((sec + 90)) "$B/xtpsend" $t -T 30 \
+		-d "$sec" "$@" 198.18.0.2 $port \
+		>"$OUT/$name.cli" 2>"$OUT/$name.cli.err" </dev/null &
+	PIDS="$PIDS $!"
+}
+
+# wait_flows: 0 if every process in PIDS succeeded.
+wait_flows() {
+	local p rc=0
+	for p in $PIDS; do
+		wait "$p" || rc=1
+	done
+	PIDS=
+	return $rc
+}
+
+# first_t FILE: when the receiver accepted (its first progress line).
+first_t() {
+	awk '$2 == "progress" { print $3; exit }' "$1"
+}
+
+# goodput FILE A B: Mbit/s that arrived between monotonic times A and B.
+goodput() {
+	awk -v a="$2" -v b="$3" '$2 == "progress" {
+		if ($3 <= a) ba = $4
+		if ($3 <= b) bb = $4
+	} END { printf "%.2f\n", (bb - ba) * 8 / (b - a) / 1e6 }' "$1"
+}
+
+# ge X Y: X >= Y for decimals.
+ge() {
+	awk -v x="$1" -v y="$2" 'BEGIN { exit !(x >= y) }'
+}
+
+# alone PROTO NAME [XTPSEND OPTS...]: one flow alone; prints its goodput.
+alone() {
+	local proto=$1 name=$2 a
+	shift 2
+	PIDS=
+	flow "$proto" "$name" $ALONE "$@" || return 1
+	wait_flows || echo "# $name: a program failed" >&2
+	a=$(first_t "$OUT/$name.srv.err")
+	[ -n "$a" ] || { echo 0; return 1; }
+	goodput "$OUT/$name.srv.err" "$(awk -v a="$a" -v w=$WARM 'BEGIN { print a + w }')" \
+		"$(awk -v a="$a" -v d=$ALONE 'BEGIN { print a + d - 1 }')"
+}
+
+# together NAME [XTPSEND OPTS...]: XTP and TCP at once; sets GX and GT.
+together() {
+	local name=$1 tx tt a b
+	shift
+	GX=0
+	GT=0
+	PIDS=
+	flow xtp "$name.xtp" $BOTH "$@" || return 1
+	flow tcp "$name.tcp" $BOTH || return 1
+	wait_flows || echo "# $name: a program failed"
+	tx=$(first_t "$OUT/$name.xtp.srv.err")
+	tt=$(first_t "$OUT/$name.tcp.srv.err")
+	[ -n "$tx" ] && [ -n "$tt" ] || return 1
+	# Both running: from the later start plus the warm-up to one second
+	# before the earlier one's end.
+	a=$(awk -v x="$tx" -v y="$tt" -v w=$WARM 'BEGIN { print (x > y ? x : y) + w }')
+	b=$(awk -v x="$tx" -v y="$tt" -v d=$BOTH 'BEGIN { print (x < y ? x : y) + d - 1 }')
+	GX=$(goodput "$OUT/$name.xtp.srv.err" "$a" "$b")
+	GT=$(goodput "$OUT/$name.tcp.srv.err" "$a" "$b")
+}
+
+# shared NAME LABEL [XTPSEND OPTS...]: one shared run and its checks.
+shared() {
+	local name=$1 label=$2 ax j
+	shift 2
+	ax=$(alone xtp "$name.alone" "$@")
+	echo "# $label: XTP alone $ax Mbit/s"
+	together "$name" "$@"
+	j=$(jain "$GX" "$GT")
+	echo "# $label: goodput XTP $GX Mbit/s, TCP $GT Mbit/s (TCP alone $TCP_ALONE); Jain's index $j"
+	grep -h -e '^Pk sent' -e '^HandShake' -e '^Congestion:' \
+		"$OUT/$name.xtp.cli" 2>/dev/null | sed "s/^/# $label: XTP sender: /"
+	ktap_check "$label: XTP and TCP both make progress through the bottleneck" \
+		'ge "$GX" "$(echo "$RATE" | awk "{ print \$1 * 0.02 }")" &&
+		 ge "$GT" "$(echo "$RATE" | awk "{ print \$1 * 0.02 }")"'
+	ktap_check "$label: TCP is not starved (>= 25% of its $TCP_ALONE Mbit/s alone)" \
+		'ge "$GT" "$(echo "$TCP_ALONE" | awk "{ print \$1 * 0.25 }")"'
+}
+
+ktap_print_header
+ktap_set_plan 7
+modprobe xtp
+xtp_ns_setup_bridged || ktap_exit_fail_msg "namespace setup failed"
+trap 'kill $PIDS 2>/dev/null; xtp_ns_cleanup_bridged' EXIT
+PIDS=
+shape || ktap_exit_fail_msg "netem/tbf setup failed"
+echo "# bottleneck: tbf $RATE Mbit/s, netem 20 ms each way (40 ms RTT)"
+
+RESCUE=
+ip netns exec "$NS_C" "$B/xtpsend" -O --cc=scc 2>/dev/null
+if [ $? -eq 3 ]; then
+	RESCUE="-k --ctimer=300"
+	echo "# module without issue 4 (XTPSOCK_CONGESTION rejected): XTP uses $RESCUE against the known stall"
+fi
+
+TCP_ALONE=$(alone tcp tcp.alone)
+echo "# TCP alone: $TCP_ALONE Mbit/s"
+ktap_check "TCP alone fills the bottleneck but not more (0.5..1.1 x $RATE Mbit/s)" \
+	'ge "$TCP_ALONE" "$(echo "$RATE" | awk "{ print \$1 * 0.5 }")" &&
+	 ge "$(echo "$RATE" | awk "{ print \$1 * 1.1 }")" "$TCP_ALONE"'
+
+# shellcheck disable=SC2086
+shared default "default controller" $RESCUE
+for cc in scc newreno; do
+	ip netns exec "$NS_C" "$B/xtpsend" -O --cc=$cc 2>"$OUT/$cc.optcheck"
+	case $? in
+	0)
+		# shellcheck disable=SC2086
+		shared "$cc" "--cc=$cc" --cc=$cc ;;
+	3)
+		ktap_test_skip "--cc=$cc: XTP and TCP both make progress (the module rejects XTPSOCK_CONGESTION=$cc)"
+		ktap_test_skip "--cc=$cc: TCP is not starved (the module rejects XTPSOCK_CONGESTION=$cc)" ;;
+	*)
+		sed 's/^/# /' "$OUT/$cc.optcheck"
+		ktap_test_fail "--cc=$cc: XTP and TCP both make progress (xtpsend -O failed)"
+		ktap_test_fail "--cc=$cc: TCP is not starved (xtpsend -O failed)" ;;
+	esac
+done
+ktap_finished
