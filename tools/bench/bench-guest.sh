@@ -5,8 +5,8 @@
 # namespaces; netem shapes the veth pair.  Each case prints one line per
 # protocol and the ratio against TCP.
 set -u
-top=/work/main
-[ -d "$top" ] || top=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
+# From tools/bench/ or from the copy in build/bench/: two levels up.
+top=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
 export XTP_BINDIR=${XTP_BINDIR:-$top/build/selftests/net}
 . "$top/selftests/net/lib.sh"
 W=$XTP_BINDIR/withxtp
