@@ -18,6 +18,9 @@
 #    the cache is full.
 #  - FASTNAK: off by default; with it, the receiver reports the scripted
 #    gap at once, before the burst's SREQ arrives.
+#  - Choosing the controller: sysctl net.xtp.cc sets it for new sockets of
+#    its namespace and refuses unknown values; XTPSOCK_CONGESTION refuses
+#    them too.
 set -u
 . "$(dirname "$0")/prog_lib.sh"
 
@@ -55,7 +58,7 @@ drop_none() { ip netns exec "$NS_C" nft delete table ip xtpdrop 2>/dev/null; }
 
 m() { mib "$OUT/$1.cli" "$2" "$3"; }
 
-prog_setup 13
+prog_setup 16
 
 SCC="--cc scc --assoc sdt --sreqfreq 99"
 run fig24 "$SCC"
@@ -137,4 +140,17 @@ ktap_check "FASTNAK off by default: no FSN option on the wire" \
 	'! grep -q "FSN" "$OUT/nofnk.txt" && grep -q "^c>s D .*FSN" "$OUT/fnk.txt"'
 ktap_check "FASTNAK: the gap is reported before the burst's SREQ" \
 	'[ -n "$e_off" ] && [ -n "$e_on" ] && [ "$e_on" -lt "$e_off" ]'
+ip netns exec "$NS_C" sysctl -qw net.xtp.cc=3 2>/dev/null
+rc=$?
+ktap_check "net.xtp.cc=3 refused, the default stays NewReno (2)" \
+	'[ $rc -ne 0 ] && [ "$(ip netns exec "$NS_C" sysctl -n net.xtp.cc)" = 2 ]'
+ip netns exec "$NS_C" sysctl -qw net.xtp.cc=1
+run bysysctl ""
+rc=$?
+ip netns exec "$NS_C" sysctl -qw net.xtp.cc=2
+ktap_check "net.xtp.cc=1: a new socket runs SCC without the option" \
+	'[ $rc -eq 0 ] && grep -q "^Congestion: cc=scc " "$OUT/bysysctl.cli"'
+ip netns exec "$NS_C" "$B/xtpsend" -O --cc=3 2>/dev/null
+rc=$?
+ktap_check "XTPSOCK_CONGESTION=3 is refused (xtpsend -O exits 3)" '[ $rc -eq 3 ]'
 ktap_finished
