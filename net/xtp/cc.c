@@ -20,6 +20,7 @@
 static const struct xtp_cc_ops *const xtp_ccs[] = {
 	&xtp_cc_scc,
 	&xtp_cc_newreno,
+	&xtp_cc_veno,
 };
 
 /**

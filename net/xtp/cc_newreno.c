@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * XTP: NewReno-style congestion control, paced.
+ * XTP: NewReno-style congestion control, paced, and its Veno variant.
  *
  * Slow start with byte counting (at most two packets per ack, RFC 3465),
  * then one packet per window of acknowledged bytes.  An ECNTL showing loss
- * halves the window once per window of data (fast recovery: the holes are
+ * cuts the window once per window of data (fast recovery: the holes are
  * refilled at once from the spans, recovery ends when RSEQ passes what was
  * sent when it began).  A handshake whose first probe was answered counts
  * as one loss if the answer shows data missing, as nothing otherwise (an
@@ -12,6 +12,13 @@
  * as a TCP retransmission timeout would.  The window does not grow while
  * the sender runs out of data or of ALLOC rather than of window, so it
  * never builds up a window it did not use.
+ *
+ * NewReno halves the window on every loss.  Veno (Fu and Liew, IEEE JSAC
+ * 21(2), 2003) first estimates how much of the window sits in queues,
+ * cwnd * (1 - min RTT / SRTT): below three packets the path was not
+ * congested and the loss was random, so the window only drops to 4/5;
+ * otherwise it halves as NewReno does.  Veno's slower increase while
+ * queues build is left out: the flows it would yield to are TCP's.
  */
 #include <net/sock.h>
 
@@ -49,27 +56,53 @@ static void xtp_newreno_acked(struct sock *sk, u32 bytes)
 	}
 }
 
-/* Multiplicative decrease: half the window, at least two packets. */
-static void xtp_newreno_halve(struct xtp_sock *xs)
+/* Multiplicative decrease to @num/@den of the window, at least 2 packets. */
+static void xtp_newreno_decrease(struct xtp_sock *xs, u32 num, u32 den)
 {
 	if (xs->cwnd < xs->ssthresh)
 		xs->mib.xp_dec++;
 	else
 		xs->mib.lin_dec++;
-	xs->ssthresh = max_t(u32, xs->cwnd / 2, 2 * xs->maxdata);
+	xs->ssthresh = max_t(u32, div_u64((u64)xs->cwnd * num, den),
+			     2 * xs->maxdata);
 	xs->cwnd = xs->ssthresh;
 	xs->cwnd_count = 0;
 }
 
-static void xtp_newreno_loss(struct sock *sk)
+/*
+ * A loss outside recovery cuts the window and starts a recovery.
+ * Return: whether it did.
+ */
+static bool xtp_newreno_recover(struct xtp_sock *xs, u32 num, u32 den)
 {
-	struct xtp_sock *xs = xtp_sk(sk);
-
 	if (xs->in_recovery)
-		return;
-	xtp_newreno_halve(xs);
+		return false;
+	xtp_newreno_decrease(xs, num, den);
 	xs->recover = xs->snd_nxt;
 	xs->in_recovery = 1;
+	return true;
+}
+
+static void xtp_newreno_loss(struct sock *sk)
+{
+	xtp_newreno_recover(xtp_sk(sk), 1, 2);
+}
+
+/* Queued packets at which Veno takes a loss for congestion (its beta). */
+#define XTP_VENO_QUEUED		3
+
+static void xtp_veno_loss(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	u64 queued = 0;
+
+	if (xs->min_rtt_us && xs->srtt_us > xs->min_rtt_us)
+		queued = div_u64((u64)xs->cwnd *
+				 (xs->srtt_us - xs->min_rtt_us), xs->srtt_us);
+	if (queued >= XTP_VENO_QUEUED * xs->maxdata)
+		xtp_newreno_recover(xs, 1, 2);
+	else if (xtp_newreno_recover(xs, 4, 5))
+		xs->mib.random_losses++;
 }
 
 static void xtp_newreno_handshake_end(struct sock *sk, u32 k, bool lost)
@@ -78,10 +111,10 @@ static void xtp_newreno_handshake_end(struct sock *sk, u32 k, bool lost)
 
 	if (k <= 2) {
 		if (lost)
-			xtp_newreno_loss(sk);
+			xs->cc_ops->loss(sk);
 		return;
 	}
-	xtp_newreno_halve(xs);
+	xtp_newreno_decrease(xs, 1, 2);
 	xs->cwnd = xs->maxdata;
 	xs->in_recovery = 0;
 }
@@ -93,5 +126,15 @@ const struct xtp_cc_ops xtp_cc_newreno = {
 	.init		= xtp_newreno_init,
 	.acked		= xtp_newreno_acked,
 	.loss		= xtp_newreno_loss,
+	.handshake_end	= xtp_newreno_handshake_end,
+};
+
+const struct xtp_cc_ops xtp_cc_veno = {
+	.id		= XTP_CC_VENO,
+	.name		= "veno",
+	.paced		= true,
+	.init		= xtp_newreno_init,
+	.acked		= xtp_newreno_acked,
+	.loss		= xtp_veno_loss,
 	.handshake_end	= xtp_newreno_handshake_end,
 };

@@ -99,6 +99,7 @@ void xtp_ctx_init(struct sock *sk)
 	xs->rcv_alloc = 0;
 	xs->srtt_us = 0;
 	xs->rttvar_us = 0;
+	xs->min_rtt_us = 0;
 	xs->deferred = 0;
 	skb_queue_head_init(&xs->rtx_queue);
 	skb_queue_head_init(&xs->ooo_queue);

@@ -24,6 +24,8 @@ static void xtp_rtt_sample(struct xtp_sock *xs, u32 m)
 {
 	if (!m)
 		m = 1;
+	if (!xs->min_rtt_us || m < xs->min_rtt_us)
+		xs->min_rtt_us = m;
 	if (!xs->srtt_us) {
 		xs->srtt_us = m;
 		xs->rttvar_us = m / 2;

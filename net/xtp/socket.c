@@ -1004,6 +1004,7 @@ static void xtp_fill_mibstat(struct sock *sk, struct xtp_mibstat *m)
 	m->zombie_tmo = xs->zombie_tmo;
 	m->srtt_us = xs->srtt_us;
 	m->rttvar_us = xs->rttvar_us;
+	m->min_rtt_us = xs->min_rtt_us;
 }
 
 static int xtp_getsockopt(struct sock *sk, int level, int optname,

@@ -225,6 +225,7 @@ struct xtp_rtt_slot {
  * @rcv_wnd: receive window (bytes beyond RSEQ we advertise at most)
  * @srtt_us: smoothed RTT
  * @rttvar_us: RTT variation
+ * @min_rtt_us: least RTT sample of the association
  * @cc_id: &enum xtp_cc chosen for this context
  * @rtx_queue: sent DATA not yet acknowledged
  * @ooo_queue: received DATA above @rcv_nxt
@@ -331,6 +332,7 @@ struct xtp_sock {
 
 	u32 srtt_us;
 	u32 rttvar_us;
+	u32 min_rtt_us;
 	struct xtp_rtt_slot rttc[XTP_RTT_CACHE_MAX];
 
 	const struct xtp_cc_ops *cc_ops;
@@ -394,7 +396,7 @@ static inline struct xtp_net *xtp_net(const struct net *net)
 #define XTP_WTIMER_INIT_MS	1000
 #define XTP_HANDSHAKE_RETRIES	12
 #define XTP_ECNTL_MAX_SPANS	16
-#define XTP_DEFAULT_CC		XTP_CC_NEWRENO
+#define XTP_DEFAULT_CC		XTP_CC_VENO
 
 /**
  * struct xtp_cc_ops - a congestion controller
@@ -421,6 +423,7 @@ struct xtp_cc_ops {
 
 extern const struct xtp_cc_ops xtp_cc_scc;
 extern const struct xtp_cc_ops xtp_cc_newreno;
+extern const struct xtp_cc_ops xtp_cc_veno;
 
 /* cc.c */
 const struct xtp_cc_ops *xtp_cc_find(int id);

@@ -122,6 +122,17 @@ jain() {
 	}'
 }
 
+# cc_name N: the name of congestion controller N (sysctl net.xtp.cc,
+# enum xtp_cc), as xtpsend --cc takes it.
+cc_name() {
+	case $1 in
+	1) echo scc ;;
+	2) echo newreno ;;
+	3) echo veno ;;
+	*) echo "unknown-$1" ;;
+	esac
+}
+
 # xtp_ingress_netem NS DEV IFB [NETEM ARGS...]: netem on what DEV in NS
 # receives, through ifb device IFB (created on first use).  Unlike netem
 # on the egress, a capture on DEV still sees the packets it drops: taps

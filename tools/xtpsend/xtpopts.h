@@ -37,7 +37,8 @@ static const struct xtpopt_name xtpopt_teardown_names[] = {
 };
 
 static const struct xtpopt_name xtpopt_cc_names[] = {
-	{ "scc", XTP_CC_SCC }, { "newreno", XTP_CC_NEWRENO }, { NULL, 0 },
+	{ "scc", XTP_CC_SCC }, { "newreno", XTP_CC_NEWRENO },
+	{ "veno", XTP_CC_VENO }, { NULL, 0 },
 };
 
 static const struct xtpopt_name xtpopt_tts_names[] = {
@@ -83,7 +84,7 @@ static const struct xtpopt_desc xtpopt_table[] = {
 	{ "nocheck", XTPSOCK_NOCHECK, 1, NULL, "checksum over the header only" },
 	/* Beyond Appendix A. */
 	{ "cc", XTPSOCK_CONGESTION, 0, xtpopt_cc_names,
-	  "congestion control: scc, newreno or 1..2" },
+	  "congestion control: scc, newreno, veno or 1..3" },
 	{ "fastnak", XTPSOCK_FASTNAK, 1, NULL,
 	  "ask the peer for FASTNAK ECNTLs" },
 };
@@ -240,22 +241,22 @@ static inline void xtp_print_mibstat(FILE *f, const struct xtp_mibstat *m)
 
 static inline const char *xtp_cc_name(unsigned int cc)
 {
-	switch (cc) {
-	case 0:
+	const struct xtpopt_name *n;
+
+	if (!cc)
 		return "none";
-	case XTP_CC_SCC:
-		return "scc";
-	case XTP_CC_NEWRENO:
-		return "newreno";
-	}
+	for (n = xtpopt_cc_names; n->name; n++)
+		if (n->value == (int)cc)
+			return n->name;
 	return "unknown";
 }
 
 /*
  * One line after the block for the tail beyond the thesis: the congestion
  * controller, losses ECNTLs reported, duplicate DATA received, pacing rate
- * (bytes per second, 0 = not paced).  @len is what getsockopt returned: a
- * module built before these fields gives a shorter struct.
+ * (bytes per second, 0 = not paced), then the least RTT and the window cuts
+ * Veno took for random loss.  @len is what getsockopt returned: a module
+ * built before these fields gives a shorter struct.
  */
 static inline void xtp_print_mibstat_cc(FILE *f, const struct xtp_mibstat *m,
 					socklen_t len)
@@ -266,10 +267,15 @@ static inline void xtp_print_mibstat_cc(FILE *f, const struct xtp_mibstat *m,
 		return;
 	}
 	fprintf(f, "Congestion: cc=%s ecntl_losses=%llu dup_data_in=%llu "
-		"pacing_rate=%llu\n", xtp_cc_name(m->cc),
+		"pacing_rate=%llu", xtp_cc_name(m->cc),
 		(unsigned long long)m->ecntl_losses,
 		(unsigned long long)m->dup_data_in,
 		(unsigned long long)m->pacing_rate);
+	if (len >= offsetof(struct xtp_mibstat, random_losses) +
+		   sizeof(m->random_losses))
+		fprintf(f, " min_rtt=%uus random_losses=%llu", m->min_rtt_us,
+			(unsigned long long)m->random_losses);
+	fputc('\n', f);
 }
 
 /* getsockopt(XTPSOCK_MIBSTAT) and print; -1 on error. */

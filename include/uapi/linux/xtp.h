@@ -72,6 +72,7 @@
 enum xtp_cc {
 	XTP_CC_SCC	= 1,	/* the thesis' Simple Congestion Control */
 	XTP_CC_NEWRENO	= 2,	/* AIMD, fast recovery from ECNTL, paced */
+	XTP_CC_VENO	= 3,	/* NewReno, random losses cut to 4/5 only */
 };
 
 /* XTPSOCK_ASSOCTYPE: which phases share packets (S setup, D data, T teardown) */
@@ -134,10 +135,11 @@ struct xtp_mibstat {
 	__u64 bytes_sent;
 	__u64 bytes_received;
 	__u32 cc;		/* enum xtp_cc */
-	__u32 reserved;
+	__u32 min_rtt_us;	/* least RTT sample */
 	__u64 ecntl_losses;	/* DATA packets an ECNTL reported missing */
 	__u64 dup_data_in;	/* DATA received that was already here */
 	__u64 pacing_rate;	/* bytes per second, 0 = not paced */
+	__u64 random_losses;	/* Veno: window cuts taken for random loss */
 };
 
 #endif /* _UAPI_LINUX_XTP_H */
