@@ -57,6 +57,9 @@
  * @MTP_MIB_SRVPENDDROPS: subrequests dropped while the application was asked
  * @MTP_MIB_EARLYLOSSES: of the losses, declared before the repeat interval
  * @MTP_MIB_SQUEEZES: windows narrowed because the receive queue filled
+ * @MTP_MIB_OUTPENDING: "pending" replies to requests waiting for the
+ *	application's answer
+ * @MTP_MIB_INPENDING: "pending" replies received by transactions
  * @__MTP_MIB_MAX: number of counters
  */
 enum mtp_mib_field {
@@ -95,6 +98,8 @@ enum mtp_mib_field {
 	MTP_MIB_SRVPENDDROPS,
 	MTP_MIB_EARLYLOSSES,
 	MTP_MIB_SQUEEZES,
+	MTP_MIB_OUTPENDING,
+	MTP_MIB_INPENDING,
 	__MTP_MIB_MAX
 };
 

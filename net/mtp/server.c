@@ -289,6 +289,46 @@ static bool mtp_pend_add(struct mtp_srec *r, const struct mtp_wire_msg *m,
 	return true;
 }
 
+/**
+ * mtp_server_pending() - tell a client its request waits for the application
+ * @ms: socket
+ * @req: the request, held in the record's pending ranges
+ * @caddr: client
+ * @cport: client port
+ * @out: datagrams to send after unlocking
+ *
+ * An empty %MTP_RES_PENDING reply echoing the request's address, rsize
+ * and tag, the server's "no data yet" for objects that are not streams
+ * (Ch VI): an application answering in large chunks may take longer than
+ * the client's repeat interval, and the client then neither repeats the
+ * ranges nor takes them for lost as early.
+ */
+static void mtp_server_pending(struct mtp_sock *ms,
+			       const struct mtp_wire_msg *req, __be32 caddr,
+			       __be16 cport, struct sk_buff_head *out)
+{
+	struct net *net = sock_net(mtp_to_sk(ms));
+	struct mtp_wire_msg m = {
+		.response = MTP_RES_PENDING,
+		.action = req->action,
+		.flag = req->flag,
+		.reqid = req->reqid,
+		.channel = req->channel,
+		.address = req->address,
+		.rsize = req->rsize,
+		.tag = req->tag,
+	};
+	struct sk_buff *skb;
+
+	skb = mtp_alloc_msg(&m, NULL, 0, caddr, cport, GFP_ATOMIC);
+	if (!skb) {
+		MTP_INC_STATS(net, MTP_MIB_OUTERRORS);
+		return;
+	}
+	__skb_queue_tail(out, skb);
+	MTP_INC_STATS(net, MTP_MIB_OUTPENDING);
+}
+
 /* PING and IDSTR, answered without the application. */
 static void mtp_server_kping(struct mtp_sock *ms,
 			     const struct mtp_wire_msg *req, __be32 caddr,
@@ -471,9 +511,12 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		 * Single requests are repeats of what it was given.
 		 */
 		if (!(m->options & MTP_OPT_SINGLE) &&
-		    !(r->req.options & MTP_OPT_SINGLE) &&
-		    !mtp_pend_add(r, m, r->limit ?: ms->srv_limit))
-			MTP_INC_STATS(net, MTP_MIB_SRVPENDDROPS);
+		    !(r->req.options & MTP_OPT_SINGLE)) {
+			if (mtp_pend_add(r, m, r->limit ?: ms->srv_limit))
+				mtp_server_pending(ms, m, caddr, cport, out);
+			else
+				MTP_INC_STATS(net, MTP_MIB_SRVPENDDROPS);
+		}
 		goto consume;
 	}
 	if (!mtp_server_deliver(ms, skb, m, caddr, cport))
@@ -535,6 +578,9 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 	    resp->reserved[1] || resp->reserved[2] ||
 	    resp->flags & ~(MTP_RESP_STREAM | MTP_RESP_SUPPRESS |
 			    MTP_RESP_NOCACHE))
+		return -EINVAL;
+	/* The kernel's own reply code: an application's would mislead. */
+	if (!resp->error && resp->response == MTP_RES_PENDING)
 		return -EINVAL;
 	spin_lock_bh(&ms->lock);
 	r = mtp_srec_find(ms, caddr, cport, resp->reqid);

@@ -15,12 +15,16 @@ S=198.18.0.1
 C=198.18.0.2
 PORT=8080
 # loss%:size pairs, netem loss on both ends and 25 ms delay each way.
-# The default run has the cases measured to fit (about 15 s of TCG time
-# together); all nine cases of the issue are
+# The default run has the 1k and 1m cases; all nine cases of the issue are
 #   MTP_CASES="5:1k 5:1m 5:16m 20:1k 20:1m 20:16m 40:1k 40:1m 40:16m"
-# 40:1m took 422 s before the server's pending-range fix and 16m cases
-# longer (per-test timeout: SELFTEST_TIMEOUT); see mtp.rst, "Testing".
-CASES=${MTP_CASES:-5:1k 5:1m 20:1k 20:1m 40:1k}
+# Measured under TCG (seconds; all nine and 64m took 194 s in one run,
+# but 64m alone has taken minutes with other VMs on the two cores):
+#   5:1k 1  5:1m 2-5   5:16m 16-34
+#  20:1k 1 20:1m 3-5  20:16m 24-93
+#  40:1k 1 40:1m 5-8  40:16m 42-48
+# 40:1m took 422 s and 16m cases were out of reach before ambient loss
+# stopped shrinking the window and early loss detection came on (mtp.rst).
+CASES=${MTP_CASES:-5:1k 5:1m 20:1k 20:1m 40:1k 40:1m}
 BIG=${MTP_BIG:-64m}
 
 cleanup() {
@@ -134,12 +138,15 @@ ktap_check "$BIG object arrives sha256-equal, no loss (${secs}s)" \
 ktap_check "cache answered subrequests without mtpd" \
 	'[ "$(ssnmp CacheHits)" -gt 0 ]'
 # Without loss the server drops no subrequest: those that reach it while
-# mtpd reads the next chunk wait, merged, for its answer.  Repeats remain
-# only where mtpd under TCG answers slower than the 500 ms repeat
-# interval: bounded at 1% of the requests.
+# mtpd reads the next chunk wait, merged, for its answer, and the server
+# tells the client so (pending replies), which then neither repeats them
+# after one repeat interval nor takes them for lost when answers from the
+# kernel's copy overtake them.  Measured: 49 repeats in 64098 requests
+# (0.08%; before the pending replies 180 in 73051); bounded at 1% because
+# TCG under contention has not been measured enough to assert less.
 r=$(field repeats)
 q=$(field requests)
-ktap_check "$BIG without loss: no pending drops ($(ssnmp SrvPendDrops)), repeats $r of $q requests (at most 1%)" \
+ktap_check "$BIG without loss: no pending drops ($(ssnmp SrvPendDrops)), pending replies $(ssnmp OutPending)/$(snmp InPending), repeats $r of $q requests (at most 1%)" \
 	'[ -n "$r" ] && [ "$(ssnmp SrvPendDrops)" = 0 ] &&
 	 [ $((r * 100)) -le "$q" ]'
 
