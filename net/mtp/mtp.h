@@ -155,6 +155,7 @@ struct mtp_net {
  * @cached: bytes of answers kept by the server side
  * @gc_timer: expires server records
  * @squeeze_at: the receive-queue guard may narrow a window again then
+ * @srv_lat: the server application's usual answer time, jiffies (EWMA)
  * @srv_limit: bytes the server sends per request, 0 for no limit
  * @kping: the kernel answers PING and IDSTR
  * @idlen: length of @idstr
@@ -175,6 +176,7 @@ struct mtp_sock {
 	size_t cached;
 	struct timer_list gc_timer;
 	unsigned long squeeze_at;
+	u32 srv_lat;
 	u32 srv_limit;
 	bool kping;
 	u8 idlen;
@@ -279,6 +281,8 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 		       __be32 daddr, __be16 dport, struct msghdr *msg,
 		       size_t len);
 void mtp_server_gc(struct timer_list *t);
+void mtp_server_taken(struct mtp_sock *ms, __be32 caddr, __be16 cport,
+		      u32 reqid);
 void mtp_server_close(struct mtp_sock *ms);
 
 /* socket.c */

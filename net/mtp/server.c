@@ -21,7 +21,14 @@
 
 #define MTP_GC_INTERVAL		HZ
 #define MTP_SREC_PEND		8	/* ranges waiting for one answer */
-#define MTP_ASK_AGAIN		HZ	/* then the application is asked again */
+/*
+ * The application is asked again when it took a request and has not
+ * answered it after MTP_ASK_AGAIN, doubled for each time it was asked
+ * since its last answer (at most MTP_ASK_SHIFT_MAX times).
+ */
+#define MTP_ASK_AGAIN		HZ
+#define MTP_ASK_SHIFT_MAX	3
+#define MTP_ASK_LAT_MAX		(8 * HZ)
 /* Largest single-datagram response: a UDP datagram less our header. */
 #define MTP_MAX_SINGLE		(65507 - MTP_WIRE_HDR_LEN)
 /*
@@ -60,7 +67,9 @@ struct mtp_pend {
  * @expires: when to forget it
  * @req: header of the request the application was given (no payload)
  * @asked: the application has @req and has not answered yet
- * @asked_at: when it was given @req
+ * @asked_at: when it was given @req, or took it from its queue
+ * @queued: requests of the transaction in the application's queue, unread
+ * @asks: times the application was given a request since its last answer
  * @npend: entries in @pend
  * @pend: ranges asked for while the application was busy with @req; the
  *	answer serves those it covers
@@ -88,6 +97,8 @@ struct mtp_srec {
 	struct mtp_wire_msg req;
 	bool asked;
 	unsigned long asked_at;
+	u8 queued;
+	u8 asks;
 	u8 npend;
 	struct mtp_pend pend[MTP_SREC_PEND];
 	bool answered;
@@ -425,6 +436,50 @@ static bool mtp_server_deliver(struct mtp_sock *ms, struct sk_buff *skb,
 	return true;
 }
 
+/*
+ * Is the application still working on the request it was given?  It is
+ * while the request waits unread in its queue, and after it took it for
+ * MTP_ASK_AGAIN or twice its usual answer time, whichever is longer,
+ * doubled for each ask since its last answer: asking a slow application
+ * again sooner only makes it slower (each ask of mtpd reads and copies up
+ * to 4 MiB) and fills its queue with requests it no longer needs.
+ */
+static bool mtp_srec_busy(const struct mtp_sock *ms, const struct mtp_srec *r)
+{
+	unsigned int shift = min_t(unsigned int, r->asks ? r->asks - 1 : 0,
+				   MTP_ASK_SHIFT_MAX);
+	unsigned long wait = max_t(unsigned long, MTP_ASK_AGAIN,
+				   2UL * ms->srv_lat);
+
+	return r->asked && (r->queued ||
+			    time_before(jiffies, r->asked_at + (wait << shift)));
+}
+
+/**
+ * mtp_server_taken() - the application read a request from its queue
+ * @ms: socket
+ * @caddr: client
+ * @cport: client port
+ * @reqid: transaction id
+ *
+ * Its time to answer starts now, not when the request was queued: under
+ * load a queue of requests for other transactions is no sign that the
+ * application lost this one.
+ */
+void mtp_server_taken(struct mtp_sock *ms, __be32 caddr, __be16 cport,
+		      u32 reqid)
+{
+	struct mtp_srec *r;
+
+	spin_lock_bh(&ms->lock);
+	r = mtp_srec_find(ms, caddr, cport, reqid);
+	if (r && r->queued) {
+		r->queued--;
+		r->asked_at = jiffies;
+	}
+	spin_unlock_bh(&ms->lock);
+}
+
 /**
  * mtp_server_rcv() - a request datagram for this socket
  * @ms: socket, locked
@@ -440,6 +495,7 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 {
 	struct net *net = sock_net(mtp_to_sk(ms));
 	struct mtp_net *mn = mtp_net(net);
+	struct mtp_wire_msg rest;
 	unsigned long expires;
 	struct mtp_srec *r;
 	bool is_close;
@@ -465,14 +521,27 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 	    m->address >= r->data_addr &&
 	    m->address - r->data_addr < r->data_len) {
 		u32 skip = m->address - r->data_addr;
+		u32 have = r->data_len - skip;
 		u64 n = mtp_req_want(m, m->address, r->limit ?: ms->srv_limit);
 
 		mtp_srec_touch(ms, r, expires);
 		mtp_srec_send(ms, r, m->address, r->data + skip,
-			      (u32)min_t(u64, n, r->data_len - skip),
-			      m->dgram_shift, m->tag, out, GFP_ATOMIC);
+			      (u32)min_t(u64, n, have), m->dgram_shift, m->tag,
+			      out, GFP_ATOMIC);
 		MTP_INC_STATS(net, MTP_MIB_CACHEHITS);
-		goto consume;
+		if (n <= have || (u64)m->address + have >= r->obj_end)
+			goto consume;
+		/*
+		 * The request runs past the copy: ask the application for
+		 * the rest now rather than leave the client to find it lost.
+		 */
+		rest = *m;
+		rest.address += have;
+		if (rest.rsize)
+			rest.rsize -= have;
+		if (rest.limit)
+			rest.limit = mtp_wire_limit_units((u32)(n - have));
+		m = &rest;
 	}
 	if (r && r->answered)
 		MTP_INC_STATS(net, MTP_MIB_CACHEMISSES);
@@ -504,8 +573,7 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		mtp_gc_arm(ms);
 	}
 	mtp_srec_touch(ms, r, expires);
-	if (r->asked && time_before(jiffies, r->asked_at + MTP_ASK_AGAIN) &&
-	    !is_close) {
+	if (mtp_srec_busy(ms, r) && !is_close) {
 		/*
 		 * Do not wake the application again: its answer will do.
 		 * Single requests are repeats of what it was given.
@@ -522,6 +590,17 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 	if (!mtp_server_deliver(ms, skb, m, caddr, cport))
 		goto drop;
 	/*
+	 * A later request of the transaction (the application answered or
+	 * was asked before) now waits for the application: say so, or a
+	 * client whose repeat interval is shorter than the application's
+	 * answer takes the range for lost, narrows its window and asks
+	 * again.  The first request is left alone: its repeat interval is
+	 * the application's own, and most answers come at once.
+	 */
+	if ((r->answered || r->asked) && !is_close &&
+	    !(m->options & MTP_OPT_SINGLE))
+		mtp_server_pending(ms, m, caddr, cport, out);
+	/*
 	 * Asked again after MTP_ASK_AGAIN: the application may still
 	 * answer the earlier request, which must then serve both.
 	 */
@@ -537,6 +616,10 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 	r->req.payload = NULL;
 	r->asked = true;
 	r->asked_at = jiffies;
+	if (r->queued < U8_MAX)
+		r->queued++;
+	if (r->asks < U8_MAX)
+		r->asks++;
 consume:
 	consume_skb(skb);
 	return;
@@ -653,6 +736,13 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 		return -ENOENT;
 	}
 	mtp_srec_drop_data(ms, r);
+	if (r->asked && !r->queued) {
+		/* How long the application takes, from its recvmsg(). */
+		u32 lat = min_t(unsigned long, jiffies - r->asked_at,
+				MTP_ASK_LAT_MAX);
+
+		ms->srv_lat = ms->srv_lat ? (3 * ms->srv_lat + lat) / 4 : lat;
+	}
 	r->answered = true;
 	r->error = resp->error;
 	r->response = resp->response ?: (resp->error ? 0 : MTP_RES_REPLY);
@@ -715,6 +805,7 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 				      GFP_ATOMIC);
 	}
 	r->asked = false;
+	r->asks = 0;
 	r->npend = 0;
 	if (keep && ms->cached + keep <= READ_ONCE(mn->cache_sock_bytes)) {
 		r->data = buf;
