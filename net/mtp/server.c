@@ -300,6 +300,41 @@ static bool mtp_pend_add(struct mtp_srec *r, const struct mtp_wire_msg *m,
 	return true;
 }
 
+/*
+ * The kernel's own answer to @req: the header fields that echo the
+ * request, with @response; the caller sets the rest.
+ */
+static void mtp_server_echo(struct mtp_wire_msg *m,
+			    const struct mtp_wire_msg *req, u8 response)
+{
+	memset(m, 0, sizeof(*m));
+	m->response = response;
+	m->action = req->action;
+	m->flag = req->flag;
+	m->reqid = req->reqid;
+	m->channel = req->channel;
+	m->address = req->address;
+	m->tag = req->tag;
+}
+
+/* Queue @m with @n bytes at @data for the client; count it in @mib. */
+static bool mtp_server_queue(struct mtp_sock *ms, const struct mtp_wire_msg *m,
+			     const void *data, u32 n, __be32 caddr,
+			     __be16 cport, struct sk_buff_head *out, int mib)
+{
+	struct net *net = sock_net(mtp_to_sk(ms));
+	struct sk_buff *skb;
+
+	skb = mtp_alloc_msg(m, data, n, caddr, cport, GFP_ATOMIC);
+	if (!skb) {
+		MTP_INC_STATS(net, MTP_MIB_OUTERRORS);
+		return false;
+	}
+	__skb_queue_tail(out, skb);
+	MTP_INC_STATS(net, mib);
+	return true;
+}
+
 /**
  * mtp_server_pending() - tell a client its request waits for the application
  * @ms: socket
@@ -318,26 +353,12 @@ static void mtp_server_pending(struct mtp_sock *ms,
 			       const struct mtp_wire_msg *req, __be32 caddr,
 			       __be16 cport, struct sk_buff_head *out)
 {
-	struct net *net = sock_net(mtp_to_sk(ms));
-	struct mtp_wire_msg m = {
-		.response = MTP_RES_PENDING,
-		.action = req->action,
-		.flag = req->flag,
-		.reqid = req->reqid,
-		.channel = req->channel,
-		.address = req->address,
-		.rsize = req->rsize,
-		.tag = req->tag,
-	};
-	struct sk_buff *skb;
+	struct mtp_wire_msg m;
 
-	skb = mtp_alloc_msg(&m, NULL, 0, caddr, cport, GFP_ATOMIC);
-	if (!skb) {
-		MTP_INC_STATS(net, MTP_MIB_OUTERRORS);
-		return;
-	}
-	__skb_queue_tail(out, skb);
-	MTP_INC_STATS(net, MTP_MIB_OUTPENDING);
+	mtp_server_echo(&m, req, MTP_RES_PENDING);
+	m.rsize = req->rsize;
+	mtp_server_queue(ms, &m, NULL, 0, caddr, cport, out,
+			 MTP_MIB_OUTPENDING);
 }
 
 /* PING and IDSTR, answered without the application. */
@@ -345,21 +366,12 @@ static void mtp_server_kping(struct mtp_sock *ms,
 			     const struct mtp_wire_msg *req, __be32 caddr,
 			     __be16 cport, struct sk_buff_head *out)
 {
-	struct net *net = sock_net(mtp_to_sk(ms));
-	struct mtp_wire_msg m = {
-		.options = req->options & MTP_OPT_SINGLE,
-		.response = MTP_RES_REPLY,
-		.action = req->action,
-		.flag = req->flag,
-		.reqid = req->reqid,
-		.channel = req->channel,
-		.address = req->address,
-		.tag = req->tag,
-	};
 	const char *data = NULL;
-	struct sk_buff *skb;
+	struct mtp_wire_msg m;
 	u32 n = 0;
 
+	mtp_server_echo(&m, req, MTP_RES_REPLY);
+	m.options = req->options & MTP_OPT_SINGLE;
 	if (req->action == MTP_ACT_IDSTR) {
 		if (req->address > ms->idlen) {
 			m.error = MTP_ERR_APP;
@@ -376,14 +388,9 @@ static void mtp_server_kping(struct mtp_sock *ms,
 			data = ms->idstr + req->address;
 		}
 	}
-	skb = mtp_alloc_msg(&m, data, n, caddr, cport, GFP_ATOMIC);
-	if (!skb) {
-		MTP_INC_STATS(net, MTP_MIB_OUTERRORS);
-		return;
-	}
-	__skb_queue_tail(out, skb);
-	MTP_INC_STATS(net, MTP_MIB_OUTRESPONSES);
-	MTP_INC_STATS(net, MTP_MIB_KERNELREPLIES);
+	if (mtp_server_queue(ms, &m, data, n, caddr, cport, out,
+			     MTP_MIB_OUTRESPONSES))
+		MTP_INC_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_KERNELREPLIES);
 }
 
 /* Pass a request to the application. */
