@@ -462,6 +462,20 @@ static bool mtp_srec_busy(const struct mtp_sock *ms, const struct mtp_srec *r)
 			    time_before(jiffies, r->asked_at + (wait << shift)));
 }
 
+/*
+ * Will a request passed to the application now wait for it?  Yes if
+ * requests already wait in its queue, or if it usually takes half the
+ * shortest repeat interval a client may use to answer.
+ */
+static bool mtp_server_slow(struct mtp_sock *ms, const struct mtp_net *mn)
+{
+	struct sock *sk = mtp_to_sk(ms);
+
+	return !skb_queue_empty_lockless(&sk->sk_receive_queue) ||
+	       2UL * ms->srv_lat >=
+	       msecs_to_jiffies(READ_ONCE(mn->repeat_min_ms));
+}
+
 /**
  * mtp_server_taken() - the application read a request from its queue
  * @ms: socket
@@ -505,7 +519,7 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 	struct mtp_wire_msg rest;
 	unsigned long expires;
 	struct mtp_srec *r;
-	bool is_close;
+	bool is_close, slow;
 
 	MTP_INC_STATS(net, MTP_MIB_INREQUESTS);
 	if (ms->kping && (m->action == MTP_ACT_PING ||
@@ -594,17 +608,19 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		}
 		goto consume;
 	}
+	slow = mtp_server_slow(ms, mn);
 	if (!mtp_server_deliver(ms, skb, m, caddr, cport))
 		goto drop;
 	/*
 	 * A later request of the transaction (the application answered or
-	 * was asked before) now waits for the application: say so, or a
+	 * was asked before) now waits for a slow application: say so, or a
 	 * client whose repeat interval is shorter than the application's
 	 * answer takes the range for lost, narrows its window and asks
-	 * again.  The first request is left alone: its repeat interval is
-	 * the application's own, and most answers come at once.
+	 * again.  Not for a prompt application: a range marked pending is
+	 * repeated late if its answer is lost.  The first request is left
+	 * alone: its repeat interval is the application's own.
 	 */
-	if ((r->answered || r->asked) && !is_close &&
+	if (slow && (r->answered || r->asked) && !is_close &&
 	    !(m->options & MTP_OPT_SINGLE))
 		mtp_server_pending(ms, m, caddr, cport, out);
 	/*
