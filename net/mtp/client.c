@@ -45,6 +45,8 @@ enum mtp_txn_state {
  * @sent: when the request went out
  * @seq: subrequest sequence number of that request, 0 for the initial one
  * @nodata: the server had no data for it yet (stream): not a loss
+ * @pending: the server said the request waits for its application
+ *	(%MTP_RES_PENDING): not a loss, and not overtaken by later answers
  */
 struct mtp_range {
 	struct list_head node;
@@ -53,6 +55,7 @@ struct mtp_range {
 	unsigned long sent;
 	u32 seq;
 	bool nodata;
+	bool pending;
 };
 
 /**
@@ -97,6 +100,7 @@ struct mtp_range {
  * @stop_at: MTP_ABORT_STOP deadline
  * @start: start time
  * @seq: subrequests sent; its low 16 bits, never 0, are the latest tag
+ * @reorder: early loss depth (net.mtp.reorder), doubled by duplicates
  * @tag_sent: send time of each recent tag, 0 if ambiguous
  * @resp: error, response, action, flag of the latest response
  * @requests: request datagrams sent
@@ -148,6 +152,7 @@ struct mtp_ctxn {
 	unsigned long stop_at;
 	ktime_t start;
 	u32 seq;
+	u32 reorder;
 	ktime_t tag_sent[MTP_TAGS];
 	u8 resp[4];
 	u32 requests;
@@ -338,6 +343,7 @@ static bool mtp_transit_add(struct mtp_ctxn *t, u64 s, u64 e)
 	r->sent = jiffies;
 	r->seq = t->seq;
 	r->nodata = false;
+	r->pending = false;
 	list_for_each_entry_reverse(pos, &t->transit_list, node)
 		if (pos->start < s)
 			break;
@@ -629,12 +635,12 @@ static void mtp_range_lost(struct mtp_ctxn *t, struct mtp_range *r, bool early)
 	u32 len = (u32)(r->end - r->start);
 
 	t->transit -= len;
-	if (!r->nodata) {
+	if (!r->nodata && !r->pending) {
 		t->losses++;
 		MTP_INC_STATS(net, MTP_MIB_LOSSES);
 		if (early)
 			MTP_INC_STATS(net, MTP_MIB_EARLYLOSSES);
-		mtp_flow_lost(&t->flow, len);
+		mtp_flow_lost(&t->flow, len, &t->rtt);
 	}
 	mtp_range_free(t, r);
 }
@@ -647,12 +653,16 @@ static void mtp_range_lost(struct mtp_ctxn *t, struct mtp_range *r, bool early)
  * The server answers requests in the order they come, so data still
  * missing when the answer to a subrequest sent net.mtp.reorder
  * subrequests later arrives is lost, long before the repeat interval says
- * so.  Off (0) by default: a server application slower than the repeat of
- * its own wake-up reorders answers (see mtp.rst).
+ * so (the dissertation's Fig. 13: the answers that keep flowing reveal the
+ * loss; Ch V, "Data Loss and Recovery": a long repeat interval delays
+ * recovery).  Requests the server reported as waiting for its application
+ * (%MTP_RES_PENDING) are answered later than the ones it serves from its
+ * copy, so they are exempt; and each duplicate, the sign of a range taken
+ * for lost too early, doubles the transaction's depth (mtp_txn_dup()).
  */
 static void mtp_txn_early_loss(struct mtp_ctxn *t, u16 tag)
 {
-	u32 depth = READ_ONCE(mtp_net(mtp_txn_net(t))->reorder);
+	u32 depth = t->reorder;
 	u16 back = (u16)t->seq - tag;
 	struct mtp_range *r, *tmp;
 	u32 seq;
@@ -663,8 +673,17 @@ static void mtp_txn_early_loss(struct mtp_ctxn *t, u16 tag)
 	if (seq < depth)
 		return;
 	list_for_each_entry_safe(r, tmp, &t->transit_list, node)
-		if (!r->nodata && r->seq <= seq - depth)
+		if (!r->nodata && !r->pending && r->seq <= seq - depth)
 			mtp_range_lost(t, r, true);
+}
+
+/* Data arrived twice: the path (or the server) reorders; be slower to judge. */
+static void mtp_txn_dup(struct mtp_ctxn *t)
+{
+	t->duplicates++;
+	MTP_INC_STATS(mtp_txn_net(t), MTP_MIB_INDUPLICATES);
+	if (t->reorder && t->reorder < 0x8000)
+		t->reorder *= 2;
 }
 
 /*
@@ -698,6 +717,18 @@ static void mtp_rx_guard(struct mtp_sock *ms)
 
 /* ---- timer -------------------------------------------------------------- */
 
+/*
+ * When @r is declared lost: one repeat interval after its request, two
+ * after the server said the request waits for its application, whose
+ * answer then comes in one burst (Ch V: spurious repeats add to the load
+ * exactly when it builds up).
+ */
+static unsigned long mtp_range_due(const struct mtp_range *r,
+				   unsigned long rep)
+{
+	return r->sent + (r->pending ? 2 * rep : rep);
+}
+
 static void mtp_txn_arm(struct mtp_ctxn *t)
 {
 	unsigned long when = t->last_rx + msecs_to_jiffies(t->expire_ms);
@@ -709,8 +740,8 @@ static void mtp_txn_arm(struct mtp_ctxn *t)
 			when = t->last_tx + rep;
 	}
 	list_for_each_entry(r, &t->transit_list, node)
-		if (time_before(r->sent + rep, when))
-			when = r->sent + rep;
+		if (time_before(mtp_range_due(r, rep), when))
+			when = mtp_range_due(r, rep);
 	if (t->stopping && time_before(t->stop_at, when))
 		when = t->stop_at;
 	if (!mod_timer(&t->timer, when))
@@ -744,7 +775,7 @@ static void mtp_txn_timeout(struct mtp_ctxn *t, struct sk_buff_head *out)
 		}
 	}
 	list_for_each_entry_safe(r, tmp, &t->transit_list, node)
-		if (!time_before(now, r->sent + rep))
+		if (!time_before(now, mtp_range_due(r, rep)))
 			mtp_range_lost(t, r, false);
 	mtp_txn_pump(t, out);
 }
@@ -826,6 +857,37 @@ static void mtp_txn_error(struct mtp_ctxn *t, const struct mtp_wire_msg *m,
 }
 
 /**
+ * mtp_txn_pending() - the server holds requests for its application
+ * @t: transaction
+ * @m: the %MTP_RES_PENDING reply, echoing the request's address and rsize
+ *
+ * The server's application is still working on the object, as a stream
+ * server says with "no data yet" (Ch VI): the ranges asked for there are
+ * not lost, and their repeat waits longer (mtp_range_due()).
+ */
+static void mtp_txn_pending(struct mtp_ctxn *t, const struct mtp_wire_msg *m)
+{
+	u64 s = m->address, e = m->rsize ? s + m->rsize : U64_MAX;
+	struct mtp_range *r;
+
+	MTP_INC_STATS(mtp_txn_net(t), MTP_MIB_INPENDING);
+	/* The data will measure the application's delay, not the path's. */
+	t->tag_sent[m->tag % MTP_TAGS] = 0;
+	if (t->state == MTP_TS_FIRST) {
+		t->last_tx = jiffies;	/* the initial request: wait again */
+		return;
+	}
+	list_for_each_entry(r, &t->transit_list, node) {
+		if (r->start >= e)
+			break;
+		if (r->start >= s && !r->pending) {
+			r->pending = true;
+			r->sent = jiffies;
+		}
+	}
+}
+
+/**
  * mtp_client_rcv() - a response datagram for this socket
  * @ms: socket, locked
  * @skb: the datagram, data at the MTP header; consumed
@@ -851,9 +913,19 @@ void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		return;
 	}
 	MTP_INC_STATS(net, MTP_MIB_INRESPONSES);
+	mtp_txn_rtt(t, m->tag);
+	if (!m->error && m->response == MTP_RES_PENDING && !m->payload_len &&
+	    !(m->options & MTP_OPT_SINGLE)) {
+		/*
+		 * Not a response: an application that never answers still
+		 * lets the transaction expire.
+		 */
+		kfree_skb(skb);
+		mtp_txn_pending(t, m);
+		goto rearm;
+	}
 	t->last_rx = jiffies;
 	t->peer_appver = m->appversion;
-	mtp_txn_rtt(t, m->tag);
 	if (m->error) {
 		kfree_skb(skb);
 		mtp_txn_error(t, m, out);
@@ -953,14 +1025,12 @@ void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 	if (e > t->end)
 		e = t->end;
 	if (s >= e || e <= t->next) {
-		t->duplicates++;
-		MTP_INC_STATS(net, MTP_MIB_INDUPLICATES);
+		mtp_txn_dup(t);
 		kfree_skb(skb);
 	} else {
 		got = mtp_txn_store(t, skb, s, e, MTP_WIRE_HDR_LEN);
 		if (!got) {
-			t->duplicates++;
-			MTP_INC_STATS(net, MTP_MIB_INDUPLICATES);
+			mtp_txn_dup(t);
 		} else {
 			mtp_flow_received(&t->flow, got, &t->rtt);
 			mtp_txn_deliver(t);
@@ -1052,6 +1122,7 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 	t->repeat_ms = req->repeat ?: READ_ONCE(mn->repeat_ms);
 	t->repeat_ms = max_t(u32, t->repeat_ms, READ_ONCE(mn->repeat_min_ms));
 	t->expire_ms = req->expire ?: READ_ONCE(mn->expire_ms);
+	t->reorder = READ_ONCE(mn->reorder);
 	t->init_shift = mtp_flow_shift(&t->flow);
 	t->init_limit = t->single ? 0 : mtp_wire_limit_units(t->rsize ?
 			min(t->rsize, t->flow.window) : t->flow.window);

@@ -8,7 +8,8 @@
  * (M = 1 before any loss, 2 after, 3 when the RTT has grown past five times
  * its minimum), never when the RTT is ten times its minimum or above four
  * seconds, and shrinks by one datagram per loss outside the moratorium
- * that each decrease starts.
+ * that each decrease starts, unless the RTT shows that the path does not
+ * queue (ambient loss, mtp_flow_congested()).
  */
 #include <linux/types.h>
 
@@ -124,17 +125,46 @@ void mtp_flow_received(struct mtp_flow *f, u32 len, const struct mtp_rtt *r)
 }
 
 /**
+ * mtp_flow_congested() - does the path queue, i.e. is loss congestion?
+ * @r: RTT state
+ *
+ * MTP takes the round-trip time as its measure of congestion (Ch V,
+ * "Window Adjustment": the window stops growing as the average RTT rises
+ * over its minimum; "variations in network latency and loss rates may be
+ * used to assess network congestion", Ch IV): a router that drops because
+ * its queue overflows first delays.  Loss while the average RTT stays
+ * within twice the minimum comes from a path that is not queueing
+ * (ambient loss); taking a datagram off the window for it cannot avoid
+ * the next one and only starves the transaction down to one datagram.
+ * Without samples, assume congestion.
+ *
+ * Return: true if losses are to be taken as congestion.
+ */
+bool mtp_flow_congested(const struct mtp_rtt *r)
+{
+	u32 avg = mtp_rtt_avg(r);
+
+	return !avg || avg > 2ULL * r->min_us;
+}
+
+/**
  * mtp_flow_lost() - account for data declared lost
  * @f: state
  * @len: bytes declared lost
+ * @r: RTT state
+ *
+ * Outside the moratorium a loss takes one datagram off the window and
+ * starts a new moratorium (Ch V, "Window Adjustment").  An ambient loss
+ * (see mtp_flow_congested()) only starts the moratorium: the window
+ * keeps its size and does not grow while losses keep coming.
  */
-void mtp_flow_lost(struct mtp_flow *f, u32 len)
+void mtp_flow_lost(struct mtp_flow *f, u32 len, const struct mtp_rtt *r)
 {
 	f->loss_seen = true;
 	f->flowtimeout -= len;
 	if (f->flowtimeout > 0)
 		return;		/* moratorium */
-	if (f->window > f->dgram)
+	if (f->window > f->dgram && mtp_flow_congested(r))
 		f->window -= f->dgram;
 	f->flowtimeout = mtp_max(f->window, 3 * f->dgram);
 	mtp_flow_resize(f);

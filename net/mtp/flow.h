@@ -45,7 +45,8 @@ u32 mtp_flow_dgram_cap(u32 mtu_payload, u32 rcvbuf);
 void mtp_flow_init(struct mtp_flow *f, u32 rcvbuf, u32 dgram_max);
 u32 mtp_flow_window_max(const struct mtp_flow *f, const struct mtp_rtt *r);
 void mtp_flow_received(struct mtp_flow *f, u32 len, const struct mtp_rtt *r);
-void mtp_flow_lost(struct mtp_flow *f, u32 len);
+bool mtp_flow_congested(const struct mtp_rtt *r);
+void mtp_flow_lost(struct mtp_flow *f, u32 len, const struct mtp_rtt *r);
 void mtp_flow_squeeze(struct mtp_flow *f);
 unsigned int mtp_flow_shift(const struct mtp_flow *f);
 

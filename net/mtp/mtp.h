@@ -57,6 +57,9 @@
  * @MTP_MIB_SRVPENDDROPS: subrequests dropped while the application was asked
  * @MTP_MIB_EARLYLOSSES: of the losses, declared before the repeat interval
  * @MTP_MIB_SQUEEZES: windows narrowed because the receive queue filled
+ * @MTP_MIB_OUTPENDING: "pending" replies to requests waiting for the
+ *	application's answer
+ * @MTP_MIB_INPENDING: "pending" replies received by transactions
  * @__MTP_MIB_MAX: number of counters
  */
 enum mtp_mib_field {
@@ -95,6 +98,8 @@ enum mtp_mib_field {
 	MTP_MIB_SRVPENDDROPS,
 	MTP_MIB_EARLYLOSSES,
 	MTP_MIB_SQUEEZES,
+	MTP_MIB_OUTPENDING,
+	MTP_MIB_INPENDING,
 	__MTP_MIB_MAX
 };
 
@@ -150,6 +155,7 @@ struct mtp_net {
  * @cached: bytes of answers kept by the server side
  * @gc_timer: expires server records
  * @squeeze_at: the receive-queue guard may narrow a window again then
+ * @srv_lat: the server application's usual answer time, jiffies (EWMA)
  * @srv_limit: bytes the server sends per request, 0 for no limit
  * @kping: the kernel answers PING and IDSTR
  * @idlen: length of @idstr
@@ -170,6 +176,7 @@ struct mtp_sock {
 	size_t cached;
 	struct timer_list gc_timer;
 	unsigned long squeeze_at;
+	u32 srv_lat;
 	u32 srv_limit;
 	bool kping;
 	u8 idlen;
@@ -274,6 +281,8 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 		       __be32 daddr, __be16 dport, struct msghdr *msg,
 		       size_t len);
 void mtp_server_gc(struct timer_list *t);
+void mtp_server_taken(struct mtp_sock *ms, __be32 caddr, __be16 cport,
+		      u32 reqid);
 void mtp_server_close(struct mtp_sock *ms);
 
 /* socket.c */

@@ -45,6 +45,8 @@ static const char *const mtp_mib_names[__MTP_MIB_MAX] = {
 	[MTP_MIB_SRVPENDDROPS]		= "SrvPendDrops",
 	[MTP_MIB_EARLYLOSSES]		= "EarlyLosses",
 	[MTP_MIB_SQUEEZES]		= "Squeezes",
+	[MTP_MIB_OUTPENDING]		= "OutPending",
+	[MTP_MIB_INPENDING]		= "InPending",
 };
 
 static int mtp_snmp_show(struct seq_file *seq, void *v)

@@ -21,7 +21,14 @@
 
 #define MTP_GC_INTERVAL		HZ
 #define MTP_SREC_PEND		8	/* ranges waiting for one answer */
-#define MTP_ASK_AGAIN		HZ	/* then the application is asked again */
+/*
+ * The application is asked again when it took a request and has not
+ * answered it after MTP_ASK_AGAIN, doubled for each time it was asked
+ * since its last answer (at most MTP_ASK_SHIFT_MAX times).
+ */
+#define MTP_ASK_AGAIN		HZ
+#define MTP_ASK_SHIFT_MAX	3
+#define MTP_ASK_LAT_MAX		(8 * HZ)
 /* Largest single-datagram response: a UDP datagram less our header. */
 #define MTP_MAX_SINGLE		(65507 - MTP_WIRE_HDR_LEN)
 /*
@@ -60,7 +67,9 @@ struct mtp_pend {
  * @expires: when to forget it
  * @req: header of the request the application was given (no payload)
  * @asked: the application has @req and has not answered yet
- * @asked_at: when it was given @req
+ * @asked_at: when it was given @req, or took it from its queue
+ * @queued: requests of the transaction in the application's queue, unread
+ * @asks: times the application was given a request since its last answer
  * @npend: entries in @pend
  * @pend: ranges asked for while the application was busy with @req; the
  *	answer serves those it covers
@@ -88,6 +97,8 @@ struct mtp_srec {
 	struct mtp_wire_msg req;
 	bool asked;
 	unsigned long asked_at;
+	u8 queued;
+	u8 asks;
 	u8 npend;
 	struct mtp_pend pend[MTP_SREC_PEND];
 	bool answered;
@@ -289,26 +300,78 @@ static bool mtp_pend_add(struct mtp_srec *r, const struct mtp_wire_msg *m,
 	return true;
 }
 
+/*
+ * The kernel's own answer to @req: the header fields that echo the
+ * request, with @response; the caller sets the rest.
+ */
+static void mtp_server_echo(struct mtp_wire_msg *m,
+			    const struct mtp_wire_msg *req, u8 response)
+{
+	memset(m, 0, sizeof(*m));
+	m->response = response;
+	m->action = req->action;
+	m->flag = req->flag;
+	m->reqid = req->reqid;
+	m->channel = req->channel;
+	m->address = req->address;
+	m->tag = req->tag;
+}
+
+/* Queue @m with @n bytes at @data for the client; count it in @mib. */
+static bool mtp_server_queue(struct mtp_sock *ms, const struct mtp_wire_msg *m,
+			     const void *data, u32 n, __be32 caddr,
+			     __be16 cport, struct sk_buff_head *out, int mib)
+{
+	struct net *net = sock_net(mtp_to_sk(ms));
+	struct sk_buff *skb;
+
+	skb = mtp_alloc_msg(m, data, n, caddr, cport, GFP_ATOMIC);
+	if (!skb) {
+		MTP_INC_STATS(net, MTP_MIB_OUTERRORS);
+		return false;
+	}
+	__skb_queue_tail(out, skb);
+	MTP_INC_STATS(net, mib);
+	return true;
+}
+
+/**
+ * mtp_server_pending() - tell a client its request waits for the application
+ * @ms: socket
+ * @req: the request, held in the record's pending ranges
+ * @caddr: client
+ * @cport: client port
+ * @out: datagrams to send after unlocking
+ *
+ * An empty %MTP_RES_PENDING reply echoing the request's address, rsize
+ * and tag, the server's "no data yet" for objects that are not streams
+ * (Ch VI): an application answering in large chunks may take longer than
+ * the client's repeat interval, and the client then neither repeats the
+ * ranges nor takes them for lost as early.
+ */
+static void mtp_server_pending(struct mtp_sock *ms,
+			       const struct mtp_wire_msg *req, __be32 caddr,
+			       __be16 cport, struct sk_buff_head *out)
+{
+	struct mtp_wire_msg m;
+
+	mtp_server_echo(&m, req, MTP_RES_PENDING);
+	m.rsize = req->rsize;
+	mtp_server_queue(ms, &m, NULL, 0, caddr, cport, out,
+			 MTP_MIB_OUTPENDING);
+}
+
 /* PING and IDSTR, answered without the application. */
 static void mtp_server_kping(struct mtp_sock *ms,
 			     const struct mtp_wire_msg *req, __be32 caddr,
 			     __be16 cport, struct sk_buff_head *out)
 {
-	struct net *net = sock_net(mtp_to_sk(ms));
-	struct mtp_wire_msg m = {
-		.options = req->options & MTP_OPT_SINGLE,
-		.response = MTP_RES_REPLY,
-		.action = req->action,
-		.flag = req->flag,
-		.reqid = req->reqid,
-		.channel = req->channel,
-		.address = req->address,
-		.tag = req->tag,
-	};
 	const char *data = NULL;
-	struct sk_buff *skb;
+	struct mtp_wire_msg m;
 	u32 n = 0;
 
+	mtp_server_echo(&m, req, MTP_RES_REPLY);
+	m.options = req->options & MTP_OPT_SINGLE;
 	if (req->action == MTP_ACT_IDSTR) {
 		if (req->address > ms->idlen) {
 			m.error = MTP_ERR_APP;
@@ -325,14 +388,9 @@ static void mtp_server_kping(struct mtp_sock *ms,
 			data = ms->idstr + req->address;
 		}
 	}
-	skb = mtp_alloc_msg(&m, data, n, caddr, cport, GFP_ATOMIC);
-	if (!skb) {
-		MTP_INC_STATS(net, MTP_MIB_OUTERRORS);
-		return;
-	}
-	__skb_queue_tail(out, skb);
-	MTP_INC_STATS(net, MTP_MIB_OUTRESPONSES);
-	MTP_INC_STATS(net, MTP_MIB_KERNELREPLIES);
+	if (mtp_server_queue(ms, &m, data, n, caddr, cport, out,
+			     MTP_MIB_OUTRESPONSES))
+		MTP_INC_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_KERNELREPLIES);
 }
 
 /* Pass a request to the application. */
@@ -385,6 +443,64 @@ static bool mtp_server_deliver(struct mtp_sock *ms, struct sk_buff *skb,
 	return true;
 }
 
+/*
+ * Is the application still working on the request it was given?  It is
+ * while the request waits unread in its queue, and after it took it for
+ * MTP_ASK_AGAIN or twice its usual answer time, whichever is longer,
+ * doubled for each ask since its last answer: asking a slow application
+ * again sooner only makes it slower (each ask of mtpd reads and copies up
+ * to 4 MiB) and fills its queue with requests it no longer needs.
+ */
+static bool mtp_srec_busy(const struct mtp_sock *ms, const struct mtp_srec *r)
+{
+	unsigned int shift = min_t(unsigned int, r->asks ? r->asks - 1 : 0,
+				   MTP_ASK_SHIFT_MAX);
+	unsigned long wait = max_t(unsigned long, MTP_ASK_AGAIN,
+				   2UL * ms->srv_lat);
+
+	return r->asked && (r->queued ||
+			    time_before(jiffies, r->asked_at + (wait << shift)));
+}
+
+/*
+ * Will a request passed to the application now wait for it?  Yes if
+ * requests already wait in its queue, or if it usually takes half the
+ * shortest repeat interval a client may use to answer.
+ */
+static bool mtp_server_slow(struct mtp_sock *ms, const struct mtp_net *mn)
+{
+	struct sock *sk = mtp_to_sk(ms);
+
+	return !skb_queue_empty_lockless(&sk->sk_receive_queue) ||
+	       2UL * ms->srv_lat >=
+	       msecs_to_jiffies(READ_ONCE(mn->repeat_min_ms));
+}
+
+/**
+ * mtp_server_taken() - the application read a request from its queue
+ * @ms: socket
+ * @caddr: client
+ * @cport: client port
+ * @reqid: transaction id
+ *
+ * Its time to answer starts now, not when the request was queued: under
+ * load a queue of requests for other transactions is no sign that the
+ * application lost this one.
+ */
+void mtp_server_taken(struct mtp_sock *ms, __be32 caddr, __be16 cport,
+		      u32 reqid)
+{
+	struct mtp_srec *r;
+
+	spin_lock_bh(&ms->lock);
+	r = mtp_srec_find(ms, caddr, cport, reqid);
+	if (r && r->queued) {
+		r->queued--;
+		r->asked_at = jiffies;
+	}
+	spin_unlock_bh(&ms->lock);
+}
+
 /**
  * mtp_server_rcv() - a request datagram for this socket
  * @ms: socket, locked
@@ -400,9 +516,10 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 {
 	struct net *net = sock_net(mtp_to_sk(ms));
 	struct mtp_net *mn = mtp_net(net);
+	struct mtp_wire_msg rest;
 	unsigned long expires;
 	struct mtp_srec *r;
-	bool is_close;
+	bool is_close, slow;
 
 	MTP_INC_STATS(net, MTP_MIB_INREQUESTS);
 	if (ms->kping && (m->action == MTP_ACT_PING ||
@@ -425,14 +542,27 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 	    m->address >= r->data_addr &&
 	    m->address - r->data_addr < r->data_len) {
 		u32 skip = m->address - r->data_addr;
+		u32 have = r->data_len - skip;
 		u64 n = mtp_req_want(m, m->address, r->limit ?: ms->srv_limit);
 
 		mtp_srec_touch(ms, r, expires);
 		mtp_srec_send(ms, r, m->address, r->data + skip,
-			      (u32)min_t(u64, n, r->data_len - skip),
-			      m->dgram_shift, m->tag, out, GFP_ATOMIC);
+			      (u32)min_t(u64, n, have), m->dgram_shift, m->tag,
+			      out, GFP_ATOMIC);
 		MTP_INC_STATS(net, MTP_MIB_CACHEHITS);
-		goto consume;
+		if (n <= have || (u64)m->address + have >= r->obj_end)
+			goto consume;
+		/*
+		 * The request runs past the copy: ask the application for
+		 * the rest now rather than leave the client to find it lost.
+		 */
+		rest = *m;
+		rest.address += have;
+		if (rest.rsize)
+			rest.rsize -= have;
+		if (rest.limit)
+			rest.limit = mtp_wire_limit_units((u32)(n - have));
+		m = &rest;
 	}
 	if (r && r->answered)
 		MTP_INC_STATS(net, MTP_MIB_CACHEMISSES);
@@ -464,20 +594,35 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		mtp_gc_arm(ms);
 	}
 	mtp_srec_touch(ms, r, expires);
-	if (r->asked && time_before(jiffies, r->asked_at + MTP_ASK_AGAIN) &&
-	    !is_close) {
+	if (mtp_srec_busy(ms, r) && !is_close) {
 		/*
 		 * Do not wake the application again: its answer will do.
 		 * Single requests are repeats of what it was given.
 		 */
 		if (!(m->options & MTP_OPT_SINGLE) &&
-		    !(r->req.options & MTP_OPT_SINGLE) &&
-		    !mtp_pend_add(r, m, r->limit ?: ms->srv_limit))
-			MTP_INC_STATS(net, MTP_MIB_SRVPENDDROPS);
+		    !(r->req.options & MTP_OPT_SINGLE)) {
+			if (mtp_pend_add(r, m, r->limit ?: ms->srv_limit))
+				mtp_server_pending(ms, m, caddr, cport, out);
+			else
+				MTP_INC_STATS(net, MTP_MIB_SRVPENDDROPS);
+		}
 		goto consume;
 	}
+	slow = mtp_server_slow(ms, mn);
 	if (!mtp_server_deliver(ms, skb, m, caddr, cport))
 		goto drop;
+	/*
+	 * A later request of the transaction (the application answered or
+	 * was asked before) now waits for a slow application: say so, or a
+	 * client whose repeat interval is shorter than the application's
+	 * answer takes the range for lost, narrows its window and asks
+	 * again.  Not for a prompt application: a range marked pending is
+	 * repeated late if its answer is lost.  The first request is left
+	 * alone: its repeat interval is the application's own.
+	 */
+	if (slow && (r->answered || r->asked) && !is_close &&
+	    !(m->options & MTP_OPT_SINGLE))
+		mtp_server_pending(ms, m, caddr, cport, out);
 	/*
 	 * Asked again after MTP_ASK_AGAIN: the application may still
 	 * answer the earlier request, which must then serve both.
@@ -494,6 +639,10 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 	r->req.payload = NULL;
 	r->asked = true;
 	r->asked_at = jiffies;
+	if (r->queued < U8_MAX)
+		r->queued++;
+	if (r->asks < U8_MAX)
+		r->asks++;
 consume:
 	consume_skb(skb);
 	return;
@@ -535,6 +684,9 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 	    resp->reserved[1] || resp->reserved[2] ||
 	    resp->flags & ~(MTP_RESP_STREAM | MTP_RESP_SUPPRESS |
 			    MTP_RESP_NOCACHE))
+		return -EINVAL;
+	/* The kernel's own reply code: an application's would mislead. */
+	if (!resp->error && resp->response == MTP_RES_PENDING)
 		return -EINVAL;
 	spin_lock_bh(&ms->lock);
 	r = mtp_srec_find(ms, caddr, cport, resp->reqid);
@@ -607,6 +759,13 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 		return -ENOENT;
 	}
 	mtp_srec_drop_data(ms, r);
+	if (r->asked && !r->queued) {
+		/* How long the application takes, from its recvmsg(). */
+		u32 lat = min_t(unsigned long, jiffies - r->asked_at,
+				MTP_ASK_LAT_MAX);
+
+		ms->srv_lat = ms->srv_lat ? (3 * ms->srv_lat + lat) / 4 : lat;
+	}
 	r->answered = true;
 	r->error = resp->error;
 	r->response = resp->response ?: (resp->error ? 0 : MTP_RES_REPLY);
@@ -669,6 +828,7 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 				      GFP_ATOMIC);
 	}
 	r->asked = false;
+	r->asks = 0;
 	r->npend = 0;
 	if (keep && ms->cached + keep <= READ_ONCE(mn->cache_sock_bytes)) {
 		r->data = buf;

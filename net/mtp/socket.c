@@ -217,6 +217,9 @@ static int mtp_recv_info(struct sock *sk, struct sk_buff *skb,
 		msg->msg_flags |= MSG_TRUNC;
 	*eor = info->flags & MTP_INFO_FINAL;
 	mtp_set_name(msg, skb);
+	if ((info->flags & (MTP_INFO_REQUEST | MTP_INFO_FORGET)) ==
+	    MTP_INFO_REQUEST)
+		mtp_server_taken(mtp_sk(sk), cb->addr, cb->port, cb->reqid);
 	mtp_rcv_drop(sk, skb);
 	return n;
 }

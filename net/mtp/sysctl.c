@@ -57,7 +57,7 @@ void mtp_sysctl_defaults(struct mtp_net *mn)
 	mn->cache_sock_bytes = 32 << 20;
 	mn->srv_max_pending = 1024;
 	mn->max_txns = 256;
-	mn->reorder = 0;
+	mn->reorder = 3;
 }
 
 int mtp_sysctl_init_net(struct net *net)

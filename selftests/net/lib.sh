@@ -191,3 +191,37 @@ xtp_memdir() {
 xtp_memdir_done() {
 	umount "$1" 2>/dev/null && rmdir "$1"
 }
+
+# MTP tests: namespaces $MTP_SRV (veth vs, 198.18.0.1, the server) and
+# $MTP_CLI (veth vc, 198.18.0.2), named after PREFIX; mtp_ns_cleanup
+# kills what still runs in them (it would keep them, and mtp, alive) and
+# deletes them.
+mtp_ns_setup() {
+	MTP_SRV=${1}s-$$
+	MTP_CLI=${1}c-$$
+	ip netns add "$MTP_SRV" && ip netns add "$MTP_CLI" &&
+	ip link add vs netns "$MTP_SRV" type veth peer name vc \
+		netns "$MTP_CLI" &&
+	ip -n "$MTP_SRV" addr add 198.18.0.1/24 dev vs &&
+	ip -n "$MTP_CLI" addr add 198.18.0.2/24 dev vc &&
+	ip -n "$MTP_SRV" link set vs up && ip -n "$MTP_CLI" link set vc up &&
+	ip -n "$MTP_SRV" link set lo up && ip -n "$MTP_CLI" link set lo up
+}
+
+mtp_ns_cleanup() {
+	local p
+
+	p="$(ip netns pids "$MTP_SRV" 2>/dev/null) $(ip netns pids "$MTP_CLI" 2>/dev/null)"
+	[ -n "${p// /}" ] && kill $p 2>/dev/null
+	ip netns del "$MTP_SRV" 2>/dev/null
+	ip netns del "$MTP_CLI" 2>/dev/null
+	true
+}
+
+ns_s() { ip netns exec "$MTP_SRV" "$@"; }
+ns_c() { ip netns exec "$MTP_CLI" "$@"; }
+# ssnmp NAME / csnmp NAME: a counter of /proc/net/mtp/snmp, server or client.
+ssnmp() { ns_s awk -v n="$1" '$1 == n { print $2 }' /proc/net/mtp/snmp; }
+csnmp() { ns_c awk -v n="$1" '$1 == n { print $2 }' /proc/net/mtp/snmp; }
+# mtp_port_open PORT: a UDP (so MTP) socket of the server holds PORT.
+mtp_port_open() { ns_s grep -qi ":$(printf %04X "$1") " /proc/net/udp; }

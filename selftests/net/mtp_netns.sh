@@ -12,25 +12,18 @@ set -u
 
 B=$XTP_BINDIR
 out=${XTP_OUT:-/tmp}/mtp-netns
-srv=mtns-$$
-cli=mtnc-$$
 S=198.18.0.1
 C=198.18.0.2
 PORT=8080
 
 cleanup() {
-	ip netns del $srv 2>/dev/null
-	ip netns del $cli 2>/dev/null
+	mtp_ns_cleanup
 	rm -rf "$out/files"
 	modprobe mtp 2>/dev/null
 }
 trap cleanup EXIT
 
-ns_s() { ip netns exec $srv "$@"; }
-ns_c() { ip netns exec $cli "$@"; }
-csnmp() { ns_c awk -v n="$1" '$1 == n { print $2 }' /proc/net/mtp/snmp; }
-ssnmp() { ns_s awk -v n="$1" '$1 == n { print $2 }' /proc/net/mtp/snmp; }
-port_open() { ns_s grep -qi ":$(printf %04X "$1") " /proc/net/udp; }
+port_open() { mtp_port_open "$@"; }
 live() {
 	[ "$(ssnmp SrvRecords)" -gt 0 ] &&
 	[ "$(csnmp TxnStarted)" -ge 4 ] &&
@@ -48,10 +41,7 @@ modprobe mtp
 dmesg_mark="mtp_netns $$ start"
 echo "$dmesg_mark" >/dev/kmsg
 
-ip netns add $srv && ip netns add $cli &&
-ip link add vs netns $srv type veth peer name vc netns $cli &&
-ns_s ip addr add $S/24 dev vs && ns_c ip addr add $C/24 dev vc &&
-ns_s ip link set vs up && ns_c ip link set vc up &&
+mtp_ns_setup mtn &&
 ns_s tc qdisc replace dev vs root netem delay 50ms loss 20% &&
 ns_c tc qdisc replace dev vc root netem delay 50ms loss 20%
 ktap_check "two namespaces joined by a lossy veth pair" '[ $? -eq 0 ]'
@@ -69,9 +59,9 @@ ktap_check "transactions are live on both sides (server records $(ssnmp SrvRecor
 	'live'
 
 # Delete the namespaces and kill what runs in them in one go.
-pids="$(ip netns pids $srv) $(ip netns pids $cli)"
-ip netns del $srv
-ip netns del $cli
+pids="$(ip netns pids $MTP_SRV) $(ip netns pids $MTP_CLI)"
+ip netns del $MTP_SRV
+ip netns del $MTP_CLI
 kill -9 $pids 2>/dev/null
 for p in $pids; do
 	wait "$p" 2>/dev/null

@@ -389,6 +389,47 @@ TEST_F(mtp, expire)
 	EXPECT_EQ(info.requests - 1, info.repeats);
 }
 
+/*
+ * An application slower than the client's repeat interval: the repeats of
+ * a request it has not read yet get pending replies and do not queue the
+ * request again; once it has read it and not answered for a second, a
+ * repeat does reach it again (it may have lost the request).
+ */
+TEST_F(mtp, slow_app_asked_once)
+{
+	struct mtp_request r = { .action = MTP_ACT_DATA, .repeat = 500,
+				 .expire = 20000 };
+	long pend = mtp_snmp("OutPending");
+	struct mtp_response a = {};
+	struct sockaddr_in from;
+	struct mtp_info ri, fin;
+	char buf[64];
+	double t;
+
+	ASSERT_EQ(0, mtp_request(self->cli, &self->sa, &r, NULL, 0));
+	usleep(3000000);	/* the client repeats about five times */
+	ASSERT_EQ(0, mtp_recvinfo(self->srv, buf, sizeof(buf), &ri, &from,
+				  NULL, MSG_DONTWAIT));
+	t = mtp_now();
+	EXPECT_EQ(-1, mtp_recvinfo(self->srv, buf, sizeof(buf), &ri, &from,
+				   NULL, MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_LE(pend + 3, mtp_snmp("OutPending"));
+	/* Read and not answered: asked again, but not before a second. */
+	ASSERT_EQ(0, mtp_recvinfo(self->srv, buf, sizeof(buf), &ri, &from,
+				  NULL, 0));
+	EXPECT_LE(0.9, mtp_now() - t);
+	a.reqid = ri.reqid;
+	a.action = ri.action;
+	a.rsize = 5;
+	ASSERT_EQ(5, mtp_respond(self->srv, &from, &a, "hello", 5));
+	ASSERT_EQ(5, mtp_recvinfo(self->cli, buf, sizeof(buf), &fin, NULL,
+				  NULL, 0));
+	EXPECT_EQ(0, memcmp(buf, "hello", 5));
+	EXPECT_EQ(0, fin.error);
+	EXPECT_LE(4, fin.repeats);
+}
+
 static void abort_txn(struct __test_metadata *_metadata, int fd, u_int32_t id,
 		      unsigned int level, int want)
 {

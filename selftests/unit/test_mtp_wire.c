@@ -241,18 +241,18 @@ TEST(flow_loss)
 	mtp_rtt_init(&r);
 	mtp_flow_init(&f, 212992, 1024);
 	w = f.window;
-	mtp_flow_lost(&f, 1024);
+	mtp_flow_lost(&f, 1024, &r);
 	EXPECT_EQ(w - 1024, f.window);
 	EXPECT_TRUE(f.loss_seen);
 	EXPECT_EQ((s64)f.window, f.flowtimeout);
 	/* moratorium: more losses within a window do not shrink it */
-	mtp_flow_lost(&f, 1024);
-	mtp_flow_lost(&f, 1024);
+	mtp_flow_lost(&f, 1024, &r);
+	mtp_flow_lost(&f, 1024, &r);
 	EXPECT_EQ(w - 1024, f.window);
 	/* the window never goes below one datagram; P halves on the way */
 	while (f.window > 512) {
 		f.flowtimeout = 0;
-		mtp_flow_lost(&f, 512);
+		mtp_flow_lost(&f, 512, &r);
 	}
 	EXPECT_EQ(512, f.dgram);
 	EXPECT_EQ(512, f.window);
@@ -264,6 +264,38 @@ TEST(flow_loss)
 	EXPECT_EQ(512, f.window);
 	mtp_flow_received(&f, 512, &r);
 	EXPECT_EQ(1024, f.window);
+}
+
+TEST(flow_ambient_loss)
+{
+	struct mtp_flow f;
+	struct mtp_rtt r;
+	u32 w;
+	int i;
+
+	mtp_rtt_init(&r);
+	EXPECT_TRUE(mtp_flow_congested(&r));	/* no samples: assume so */
+	for (i = 0; i < 8; i++)
+		mtp_rtt_sample(&r, 50000 + i * 1000);
+	EXPECT_FALSE(mtp_flow_congested(&r));
+	mtp_flow_init(&f, 212992, 1024);
+	w = f.window;
+	/* losses at the minimum RTT: the window holds, growth waits */
+	for (i = 0; i < 100; i++) {
+		mtp_flow_lost(&f, 1024, &r);
+		mtp_flow_received(&f, 1024, &r);
+		mtp_flow_received(&f, 1024, &r);
+	}
+	EXPECT_EQ(w, f.window);
+	EXPECT_TRUE(f.loss_seen);
+	EXPECT_LT(0, f.flowtimeout);
+	/* the RTT has doubled: the path queues, a loss narrows the window */
+	for (i = 0; i < 8; i++)
+		mtp_rtt_sample(&r, 120000);
+	EXPECT_TRUE(mtp_flow_congested(&r));
+	f.flowtimeout = 0;
+	mtp_flow_lost(&f, 1024, &r);
+	EXPECT_EQ(w - 1024, f.window);
 }
 
 TEST(flow_dgram_grows)
@@ -292,7 +324,7 @@ TEST(flow_squeeze)
 	mtp_rtt_init(&r);
 	mtp_flow_init(&f, 212992, 1024);
 	w = f.window;
-	mtp_flow_lost(&f, 1024);	/* starts a moratorium */
+	mtp_flow_lost(&f, 1024, &r);	/* starts a moratorium */
 	EXPECT_LT(0, f.flowtimeout);
 	/* the receive-queue guard narrows the window even so */
 	mtp_flow_squeeze(&f);

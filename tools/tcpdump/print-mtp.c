@@ -281,6 +281,8 @@ mtp_print(netdissect_options *ndo, const u_char *bp, u_int length)
 		ND_PRINT(" request");
 	else if (response == 1)
 		ND_PRINT(" reply");
+	else if (response == 2)
+		ND_PRINT(" pending");	/* the server's application is busy */
 	else
 		ND_PRINT(" reply code %u", response);
 

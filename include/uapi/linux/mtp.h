@@ -55,6 +55,11 @@
 /* Response codes (header "response") when error is MTP_ERR_NONE. */
 #define MTP_RES_REQUEST		0	/* the message is a request */
 #define MTP_RES_REPLY		1
+/*
+ * Server MTP to client MTP, never from or to an application: the request
+ * (address, rsize echoed) waits for the server application's answer.
+ */
+#define MTP_RES_PENDING		2
 #define MTP_RES_APP		64
 
 /* Codes of MTP_ERR_CLIENT and MTP_ERR_SERVER. */

@@ -414,8 +414,11 @@ MTP = [
     # Reply codes and actions.
     ('reply_code_64', dict(opts=SINGLE, response=64, action=70, flag=255,
                            reqid=9), b'ok', 'r', {}),
-    ('reply_code_2', dict(opts=SINGLE, response=2, action=12, reqid=10),
-     b'', 'r', {}),
+    # MTP_RES_PENDING as the server's kernel sends it: empty, echoing
+    # the subrequest's address, rsize and tag.
+    ('reply_pending', dict(response=2, action=4, reqid=10, channel=1,
+                           address=4194304, rsize=8192, tag=77), b'', 'r',
+     {}),
     ('req_every_action', dict(opts=SINGLE, action=5, reqid=11), b'', 'q',
      {}),
     ('req_forget', dict(opts=SINGLE | NORESP, action=10, flag=0x5a,

@@ -27,7 +27,7 @@ import subprocess
 import sys
 
 LINE = re.compile(
-    r'^MTP (?P<kind>request|reply code \d+|reply|error \S+)'
+    r'^MTP (?P<kind>request|reply code \d+|reply|pending|error \S+)'
     r' id (?P<id>[0-9a-f]{8}) act (?P<act>\S+) flag (?P<flag>\d+)'
     r' ch (?P<ch>[0-9a-f]{8}) addr (?P<addr>\d+) rsize (?P<rsize>\d+)'
     r' limit (?P<limit>\d+)(?: opts (?P<opts>\S+))?'

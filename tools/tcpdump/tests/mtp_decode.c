@@ -133,6 +133,8 @@ static void decode(const unsigned char *m, size_t len)
 		fputs(" request", stdout);
 	} else if (w.response == MTP_RES_REPLY) {
 		fputs(" reply", stdout);
+	} else if (w.response == MTP_RES_PENDING) {
+		fputs(" pending", stdout);
 	} else {
 		printf(" reply code %u", w.response);
 	}
