@@ -221,12 +221,6 @@ static void xtp_note_wclose(struct xtp_sock *xs,
 		xs->rcv_fin = pkt->hdr.seq;
 }
 
-/* CNTL and ECNTL packets sent so far: either answers an SREQ. */
-static u64 xtp_ctl_sent(const struct xtp_sock *xs)
-{
-	return xs->mib.cpk_out + xs->mib.epk_out;
-}
-
 /**
  * xtp_established_rcv - a packet from the peer of a running association
  * @sk: the context, locked
@@ -240,7 +234,6 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 	u32 opt = pkt->hdr.options;
 	bool sreq = opt & XTP_CMD_SREQ;
 	bool edge = opt & XTP_CMD_EDGE;
-	u64 ctl_out;
 
 	if (sreq)
 		xs->echo = pkt->hdr.sync;
@@ -279,9 +272,9 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 	sk->sk_data_ready(sk);
 	xtp_push(sk);
 	/* Any control packet we send now carries the ECHO that answers. */
-	ctl_out = xtp_ctl_sent(xs);
+	xs->ctl_sent = 0;
 	xtp_teardown_step(sk);
-	if (sreq && xtp_ctl_sent(xs) == ctl_out && !xs->released)
+	if (sreq && !xs->ctl_sent && !xs->released)
 		xtp_send_cntl(sk, 0);
 }
 

@@ -269,6 +269,7 @@ int xtp_send_cntl(struct sock *sk, u32 options)
 		pkt.ctl.spans = spans;
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_OUTECNTLS);
 	}
+	xs->ctl_sent = 1;
 	return xtp_xmit(sk, &pkt);
 }
 

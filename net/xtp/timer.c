@@ -25,7 +25,7 @@
  *
  * 2 x (SRTT + 4 RTTVAR) as in LinuxXTP (the factor 2 covers the small
  * setup packets' short RTT, thesis §5.3.2.3), clamped, doubled per
- * handshake probe.
+ * handshake probe up to 64 times.
  *
  * Return: milliseconds.
  */
@@ -38,7 +38,8 @@ u32 xtp_wtimer_ms(const struct xtp_sock *xs)
 	else if (xs->srtt_us)
 		ms = 2 * (xs->srtt_us + 4 * xs->rttvar_us) / USEC_PER_MSEC;
 	ms = clamp_t(u32, ms, XTP_WTIMER_MIN_MS, XTP_WTIMER_MAX_MS);
-	return min_t(u32, ms << min_t(u32, xs->wtimer_retries, 12),
+	return min_t(u32, ms << min_t(u32, xs->wtimer_retries,
+				      XTP_WTIMER_MAX_SHIFT),
 		     XTP_WTIMER_MAX_MS);
 }
 

@@ -197,6 +197,8 @@ struct xtp_rtt_slot {
  * @end_rcvd: the peer sent END
  * @released: the context left the protocol (no more packets, timers)
  * @fin_seen: the peer sent WCLOSE; its stream ends at @rcv_fin
+ * @ctl_sent: a CNTL or ECNTL left since the input path cleared it (an
+ *	SREQ is then answered)
  * @fc_blocked: the sender waits for ALLOC or the congestion window
  *	(counted once per wait)
  * @end_delay: GracefulClose: END is due when @ctimeout fires
@@ -308,6 +310,7 @@ struct xtp_sock {
 	    last_edge:1,
 	    snd_edge:1,
 	    in_recovery:1,
+	    ctl_sent:1,
 	    reo_pending:1,
 	    app_limited:1;
 
@@ -394,7 +397,16 @@ static inline struct xtp_net *xtp_net(const struct net *net)
 #define XTP_WTIMER_MIN_MS	50
 #define XTP_WTIMER_MAX_MS	60000
 #define XTP_WTIMER_INIT_MS	1000
-#define XTP_HANDSHAKE_RETRIES	12
+/*
+ * Handshake probes: at 20% loss each way a probe or its answer is lost
+ * 36% of the time, and 10 MB take a thousand handshakes.  Doubling
+ * without bound from the 50 ms floor fit only nine probes into the
+ * default CTIMEOUT (42 s), and one transfer in ten died of nine failures
+ * in a row.  Doubling stops at 64 times the base, and up to 15 probes
+ * (TCP's tcp_retries2) fit before CTIMEOUT.
+ */
+#define XTP_HANDSHAKE_RETRIES	15
+#define XTP_WTIMER_MAX_SHIFT	6
 #define XTP_ECNTL_MAX_SPANS	16
 #define XTP_DEFAULT_CC		XTP_CC_VENO
 
