@@ -492,10 +492,15 @@ bad_state:
 	return 0;
 }
 
-/* Hand @skb to @sk (referenced; the reference is dropped here). */
+/*
+ * Hand @skb to @sk (referenced; the reference is dropped here).  A
+ * listener clones its child with sk_clone_lock(), which takes the child's
+ * lock of the same class while we hold the listener's: like TCP, take
+ * this one as the nested subclass so lockdep can tell the two apart.
+ */
 static void xtp_deliver(struct sock *sk, struct sk_buff *skb)
 {
-	bh_lock_sock(sk);
+	bh_lock_sock_nested(sk);
 	if (!sock_owned_by_user(sk)) {
 		xtp_backlog_rcv(sk, skb);
 	} else if (sk_add_backlog(sk, skb, READ_ONCE(sk->sk_rcvbuf) +
