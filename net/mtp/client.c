@@ -887,31 +887,19 @@ static void mtp_txn_pending(struct mtp_ctxn *t, const struct mtp_wire_msg *m)
 	}
 }
 
-/**
- * mtp_client_rcv() - a response datagram for this socket
- * @ms: socket, locked
- * @skb: the datagram, data at the MTP header; consumed
- * @m: its decoded header
- * @saddr: sender
- * @sport: sender's port
- * @out: datagrams to send after unlocking
+/*
+ * A response for @t, which is live and was sent by its server.  Every
+ * path either completes @t or leaves it to be re-armed by the caller.
  */
-void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
-		    const struct mtp_wire_msg *m, __be32 saddr, __be16 sport,
-		    struct sk_buff_head *out)
+static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
+			const struct mtp_wire_msg *m, struct sk_buff_head *out)
 {
+	struct mtp_sock *ms = t->ms;
 	struct sock *sk = mtp_to_sk(ms);
 	struct net *net = sock_net(sk);
-	struct mtp_ctxn *t = mtp_txn_find(ms, m->reqid);
 	u64 s, e;
 	u32 got;
 
-	if (!t || t->daddr != saddr || t->dport != sport ||
-	    t->state == MTP_TS_DONE) {
-		MTP_INC_STATS(net, MTP_MIB_INNOTXN);
-		kfree_skb(skb);
-		return;
-	}
 	MTP_INC_STATS(net, MTP_MIB_INRESPONSES);
 	mtp_txn_rtt(t, m->tag);
 	if (!m->error && m->response == MTP_RES_PENDING && !m->payload_len &&
@@ -922,14 +910,14 @@ void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		 */
 		kfree_skb(skb);
 		mtp_txn_pending(t, m);
-		goto rearm;
+		return;
 	}
 	t->last_rx = jiffies;
 	t->peer_appver = m->appversion;
 	if (m->error) {
 		kfree_skb(skb);
 		mtp_txn_error(t, m, out);
-		goto rearm;
+		return;
 	}
 	t->resp[0] = 0;
 	t->resp[1] = m->response;
@@ -941,12 +929,12 @@ void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		kfree_skb(skb);
 		if (m->address == MTP_STREAM_CLOSE || !m->payload_len)
 			mtp_txn_complete(t, 0, 0, false);
-		goto rearm;
+		return;
 	}
 	if (atomic_read(&sk->sk_rmem_alloc) > 2 * READ_ONCE(sk->sk_rcvbuf)) {
 		MTP_INC_STATS(net, MTP_MIB_INRCVBUFERRORS);
 		kfree_skb(skb);
-		goto rearm;
+		return;
 	}
 	skb_set_owner_r(skb, sk);
 
@@ -982,7 +970,7 @@ void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 			list_for_each_entry(r, &t->transit_list, node)
 				if (r->start == m->address)
 					r->nodata = true;
-			goto rearm;
+			return;
 		}
 	}
 	if (t->state == MTP_TS_FIRST) {
@@ -1046,9 +1034,37 @@ void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		return;
 	}
 	mtp_txn_pump(t, out);
-rearm:
+}
+
+/**
+ * mtp_client_rcv() - a response datagram for this socket
+ * @ms: socket, locked
+ * @skb: the datagram, data at the MTP header; consumed
+ * @m: its decoded header
+ * @saddr: sender
+ * @sport: sender's port
+ * @out: datagrams to send after unlocking
+ *
+ * The transaction may complete here, which drops the table's and the
+ * timer's references: this function holds its own until it is done.
+ */
+void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
+		    const struct mtp_wire_msg *m, __be32 saddr, __be16 sport,
+		    struct sk_buff_head *out)
+{
+	struct mtp_ctxn *t = mtp_txn_find(ms, m->reqid);
+
+	if (!t || t->daddr != saddr || t->dport != sport ||
+	    t->state == MTP_TS_DONE) {
+		MTP_INC_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_INNOTXN);
+		kfree_skb(skb);
+		return;
+	}
+	refcount_inc(&t->ref);
+	mtp_txn_rcv(t, skb, m, out);
 	if (t->state != MTP_TS_DONE)
 		mtp_txn_arm(t);
+	mtp_txn_put(t);
 }
 
 /* ---- application interface ---------------------------------------------- */
@@ -1203,6 +1219,7 @@ int mtp_client_abort(struct mtp_sock *ms, u32 reqid, u32 level)
 		goto out;
 	}
 	MTP_INC_STATS(net, MTP_MIB_TXNABORTED);
+	refcount_inc(&t->ref);	/* completion drops the table's */
 	switch (level) {
 	case MTP_ABORT_FINISH: {
 		/* Do not extend the object: fill the holes below the top. */
@@ -1236,6 +1253,7 @@ int mtp_client_abort(struct mtp_sock *ms, u32 reqid, u32 level)
 	}
 	if (t->state != MTP_TS_DONE)
 		mtp_txn_arm(t);
+	mtp_txn_put(t);
 out:
 	spin_unlock_bh(&ms->lock);
 	mtp_xmit_list(ms, &out);
