@@ -6,6 +6,7 @@
 #ifndef _NET_MTP_COMPAT_H
 #define _NET_MTP_COMPAT_H
 
+#include <linux/export.h>
 #include <linux/timer.h>
 #include <linux/version.h>
 #include <net/net_namespace.h>
@@ -46,5 +47,17 @@ static inline void mtp_udp_tunnel_xmit(struct rtable *rt, struct sock *sk,
 	udp_tunnel_xmit_skb(rt, sk, skb, src, dst, 0, ttl, 0, sport, dport,
 			    false, false);
 }
+
+/*
+ * KUnit hooks: with CONFIG_KUNIT a few internals become visible to
+ * mtp_kunit.ko.  Kernels without <kunit/visibility.h> (before 6.2,
+ * unless backported) get the !CONFIG_KUNIT meaning of its macros.
+ */
+#if __has_include("kunit/visibility.h")
+#include <kunit/visibility.h>
+#else
+#define EXPORT_SYMBOL_IF_KUNIT(...)
+#define VISIBLE_IF_KUNIT		static
+#endif
 
 #endif /* _NET_MTP_COMPAT_H */

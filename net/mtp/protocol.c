@@ -7,9 +7,11 @@
 #include <net/protocol.h>
 #include <net/net_namespace.h>
 
+#include "compat.h"
 #include "mtp.h"
 
 unsigned int mtp_net_id __read_mostly;
+EXPORT_SYMBOL_IF_KUNIT(mtp_net_id);
 
 /* MTP rides on UDP, so its socket type is registered under IPPROTO_UDP. */
 static struct inet_protosw mtp_protosw = {

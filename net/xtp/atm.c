@@ -127,6 +127,7 @@ enum xtp_atm_state xtp_atm_lookup(struct net *net, __be32 addr, u64 key,
 	rcu_read_unlock();
 	return state;
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_atm_lookup);
 
 /**
  * xtp_atm_add - record the initiator of an association being accepted
@@ -168,6 +169,7 @@ int xtp_atm_add(struct sock *sk, __be32 addr, u64 key)
 	xtp_sk(sk)->atm = e;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_atm_add);
 
 /**
  * xtp_atm_release - the context of an ATM entry is gone

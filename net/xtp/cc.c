@@ -95,6 +95,7 @@ void xtp_cc_start(struct sock *sk)
 	xs->cc_ops->init(sk);
 	xs->mib.init_trainsize = xs->cwnd;
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_cc_start);
 
 /**
  * xtp_in_flight - bytes sent and neither acknowledged, seen nor lost
@@ -216,3 +217,4 @@ void xtp_send_timer_stop(struct sock *sk)
 	if (test_and_clear_bit(XTP_DEFER_PUSH, &xs->deferred))
 		__sock_put(sk);
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_send_timer_stop);

@@ -5,6 +5,7 @@
 #ifndef _NET_XTP_COMPAT_H
 #define _NET_XTP_COMPAT_H
 
+#include <linux/export.h>
 #include <linux/timer.h>
 #include <linux/version.h>
 
@@ -36,6 +37,18 @@
 #define XTP_SYSCTL_END	{ }
 #define xtp_register_net_sysctl(net, path, table, n) \
 	({ (void)(n); register_net_sysctl(net, path, table); })
+#endif
+
+/*
+ * KUnit hooks: with CONFIG_KUNIT a few internals become visible to
+ * xtp_kunit.ko.  Kernels without <kunit/visibility.h> (before 6.2,
+ * unless backported) get the !CONFIG_KUNIT meaning of its macros.
+ */
+#if __has_include("kunit/visibility.h")
+#include <kunit/visibility.h>
+#else
+#define EXPORT_SYMBOL_IF_KUNIT(...)
+#define VISIBLE_IF_KUNIT		static
 #endif
 
 #endif /* _NET_XTP_COMPAT_H */

@@ -18,7 +18,9 @@
 #include "xtp.h"
 
 static siphash_key_t xtp_key_secret __read_mostly;
-static atomic64_t xtp_key_counter;
+/* Visible to the KUnit suite, which rewinds it to make keys collide. */
+VISIBLE_IF_KUNIT atomic64_t xtp_key_counter;
+EXPORT_SYMBOL_IF_KUNIT(xtp_key_counter);
 
 static const struct rhashtable_params xtp_key_params = {
 	.head_offset	= offsetof(struct xtp_sock, key_node),
@@ -135,6 +137,7 @@ int xtp_key_insert(struct sock *sk)
 		xs->lkey = 0;
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_key_insert);
 
 void xtp_key_remove(struct sock *sk)
 {
@@ -146,6 +149,7 @@ void xtp_key_remove(struct sock *sk)
 			       xtp_key_params);
 	xs->lkey = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_key_remove);
 
 /**
  * xtp_key_lookup - the context whose own key is @key
@@ -166,6 +170,7 @@ struct sock *xtp_key_lookup(struct net *net, u64 key)
 	rcu_read_unlock();
 	return sk;
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_key_lookup);
 
 static struct hlist_head *xtp_port_head(struct xtp_net *xn, u16 port)
 {

@@ -128,8 +128,8 @@ static void xtp_ooo_insert(struct sock *sk, struct sk_buff *skb)
  *
  * Return: true if the data opened a new gap above what had arrived.
  */
-static bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
-			   const struct xtp_wire_pkt *pkt, u64 seq)
+VISIBLE_IF_KUNIT bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
+				     const struct xtp_wire_pkt *pkt, u64 seq)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 	u32 len = pkt->data_len;
@@ -166,6 +166,7 @@ static bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 	xtp_ooo_drain(sk);
 	return false;
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_queue_data);
 
 /*
  * Acknowledgment, allocation and spans from a control segment.  The

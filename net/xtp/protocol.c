@@ -10,6 +10,7 @@
 #include "xtp.h"
 
 unsigned int xtp_net_id __read_mostly;
+EXPORT_SYMBOL_IF_KUNIT(xtp_net_id);
 
 /*
  * SOCK_XTP is the thesis' interface; SOCK_STREAM and SOCK_SEQPACKET with

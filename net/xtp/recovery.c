@@ -63,6 +63,7 @@ void xtp_rtx_unlink(struct sock *sk, struct sk_buff *skb)
 	sk->sk_wmem_queued -= skb->truesize;
 	kfree_skb(skb);
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_unlink);
 
 static void xtp_mark_lost(struct sock *sk, struct sk_buff *skb)
 {
@@ -167,6 +168,7 @@ void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt)
 	}
 	xtp_rtx_detect(sk);
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_ecntl);
 
 /**
  * xtp_rtx_all_lost - after a handshake: all that is not seen is lost
@@ -188,6 +190,7 @@ u32 xtp_rtx_all_lost(struct sock *sk)
 	}
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_all_lost);
 
 /**
  * xtp_rcv_spans - the spans of data held above RSEQ, for an ECNTL
@@ -218,3 +221,4 @@ u32 xtp_rcv_spans(const struct xtp_sock *xs, struct xtp_wire_span *spans,
 	}
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_rcv_spans);

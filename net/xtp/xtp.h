@@ -523,6 +523,13 @@ void xtp_timer_run(struct sock *sk, int bit, void (*fire)(struct sock *sk));
 /* input.c */
 int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb);
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Internals xtp_kunit.ko reaches (VISIBLE_IF_KUNIT: context.c, input.c). */
+extern atomic64_t xtp_key_counter;
+bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
+		    const struct xtp_wire_pkt *pkt, u64 seq);
+#endif
+
 /* teardown.c */
 void xtp_teardown_step(struct sock *sk);
 void xtp_close_outbound(struct sock *sk);

@@ -1,0 +1,850 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XTP: KUnit suites for the kernel-side logic that the user-space unit
+ * tests cannot reach: the Address Translation Map and its replay timer,
+ * the key table, the receive queues and the bookkeeping of ECNTL spans.
+ *
+ * The tests work on real XTP sockets of the initial namespace, made with
+ * sock_create_kern() and closed through the socket layer, so the module's
+ * own teardown frees whatever a test leaves behind, also when it fails
+ * half-way.  Nothing is sent: the sockets never get a peer.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/net.h>
+#include <linux/random.h>
+#include <net/sock.h>
+
+#include "xtp.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define XTP_KT_SOCKS	12
+/* Longest wait for a timer, far above what the tests arm. */
+#define XTP_KT_WAIT_MS	2000
+
+/**
+ * struct xtp_kt - per-test state
+ * @sock: sockets the test made; the exit handler closes them
+ * @msl_ms: net.xtp.msl_ms before the test
+ * @atm_max: net.xtp.atm_max before the test
+ */
+struct xtp_kt {
+	struct socket *sock[XTP_KT_SOCKS];
+	int msl_ms;
+	int atm_max;
+};
+
+static struct xtp_net *xtp_kt_xn(void)
+{
+	return xtp_net(&init_net);
+}
+
+static unsigned long xtp_kt_mib(enum xtp_mib_field field)
+{
+	struct xtp_net *xn = xtp_kt_xn();
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(xn->mib, cpu)->mibs[field];
+	return sum;
+}
+
+static int xtp_kt_init(struct kunit *test)
+{
+	struct xtp_net *xn = xtp_kt_xn();
+	struct xtp_kt *kt;
+
+	kt = kunit_kzalloc(test, sizeof(*kt), GFP_KERNEL);
+	if (!kt)
+		return -ENOMEM;
+	kt->msl_ms = READ_ONCE(xn->msl_ms);
+	kt->atm_max = READ_ONCE(xn->atm_max);
+	test->priv = kt;
+	return 0;
+}
+
+static void xtp_kt_exit(struct kunit *test)
+{
+	struct xtp_net *xn = xtp_kt_xn();
+	struct xtp_kt *kt = test->priv;
+	int i;
+
+	/* MSL 0 frees ATM entries at once: no replay timer outlives us. */
+	WRITE_ONCE(xn->msl_ms, 0);
+	for (i = 0; i < XTP_KT_SOCKS; i++)
+		if (kt->sock[i])
+			sock_release(kt->sock[i]);
+	WRITE_ONCE(xn->msl_ms, kt->msl_ms);
+	WRITE_ONCE(xn->atm_max, kt->atm_max);
+}
+
+static struct sock *xtp_kt_socket(struct kunit *test)
+{
+	struct xtp_kt *kt = test->priv;
+	int i, err;
+
+	for (i = 0; i < XTP_KT_SOCKS && kt->sock[i]; i++)
+		;
+	KUNIT_ASSERT_LT(test, i, XTP_KT_SOCKS);
+	err = sock_create_kern(&init_net, AF_INET, SOCK_XTP, IPPROTO_XTP,
+			       &kt->sock[i]);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	return kt->sock[i]->sk;
+}
+
+/* close() of an idle context: xtp_ctx_done() releases key and ATM entry. */
+static void xtp_kt_close(struct kunit *test, struct sock *sk)
+{
+	struct xtp_kt *kt = test->priv;
+	int i;
+
+	for (i = 0; i < XTP_KT_SOCKS; i++) {
+		if (kt->sock[i] && kt->sock[i]->sk == sk) {
+			sock_release(kt->sock[i]);
+			kt->sock[i] = NULL;
+			return;
+		}
+	}
+	KUNIT_FAIL(test, "socket %p is not the test's", sk);
+}
+
+/* A random initiator key: RETURN bit clear, never 0. */
+static u64 xtp_kt_key(void)
+{
+	return (get_random_u64() & ~XTP_KEY_RETURN) | 1;
+}
+
+/* 198.18.0.0/15, the benchmarking range. */
+static __be32 xtp_kt_addr(u8 host)
+{
+	return htonl(0xc6120000 | host);
+}
+
+/* ---- Address Translation Map ------------------------------------------- */
+
+static void xtp_atm_add_lookup(struct kunit *test)
+{
+	struct xtp_net *xn = xtp_kt_xn();
+	struct sock *sk = xtp_kt_socket(test);
+	struct sock *sk2 = xtp_kt_socket(test);
+	__be32 addr = xtp_kt_addr(1);
+	u64 key = xtp_kt_key();
+	int base = atomic_read(&xn->atm_count);
+	unsigned int ref;
+	struct sock *found;
+
+	KUNIT_ASSERT_EQ(test, xtp_atm_add(sk, addr, key), 0);
+	KUNIT_EXPECT_NOT_NULL(test, xtp_sk(sk)->atm);
+	KUNIT_EXPECT_EQ(test, atomic_read(&xn->atm_count), base + 1);
+
+	/* A live entry names its context and lends a reference. */
+	ref = refcount_read(&sk->sk_refcnt);
+	KUNIT_EXPECT_EQ(test, xtp_atm_lookup(&init_net, addr, key, &found),
+			XTP_ATM_LIVE);
+	KUNIT_EXPECT_PTR_EQ(test, found, sk);
+	KUNIT_EXPECT_EQ(test, refcount_read(&sk->sk_refcnt), ref + 1);
+	if (found)
+		sock_put(found);
+
+	/* Both halves of the identity count. */
+	KUNIT_EXPECT_EQ(test, xtp_atm_lookup(&init_net, addr, key ^ 2, &found),
+			XTP_ATM_NONE);
+	KUNIT_EXPECT_NULL(test, found);
+	KUNIT_EXPECT_EQ(test, xtp_atm_lookup(&init_net, xtp_kt_addr(2), key,
+					     &found), XTP_ATM_NONE);
+	KUNIT_EXPECT_NULL(test, found);
+
+	/* The same initiator twice is refused and leaves no trace. */
+	KUNIT_EXPECT_EQ(test, xtp_atm_add(sk2, addr, key), -EEXIST);
+	KUNIT_EXPECT_NULL(test, xtp_sk(sk2)->atm);
+	KUNIT_EXPECT_EQ(test, atomic_read(&xn->atm_count), base + 1);
+}
+
+/*
+ * After its context is gone an entry answers REPLAY until the replay
+ * timer (2 x MSL) removes it; then the identity is unknown again.
+ */
+static void xtp_atm_replay_expires(struct kunit *test)
+{
+	const int msl = 100;
+	struct xtp_net *xn = xtp_kt_xn();
+	struct sock *sk = xtp_kt_socket(test);
+	__be32 addr = xtp_kt_addr(3);
+	u64 key = xtp_kt_key();
+	int base = atomic_read(&xn->atm_count);
+	unsigned long start, deadline;
+	enum xtp_atm_state state;
+	struct sock *found;
+
+	WRITE_ONCE(xn->msl_ms, msl);
+	KUNIT_ASSERT_EQ(test, xtp_atm_add(sk, addr, key), 0);
+	start = jiffies;
+	xtp_kt_close(test, sk);
+
+	KUNIT_EXPECT_EQ(test, xtp_atm_lookup(&init_net, addr, key, &found),
+			XTP_ATM_REPLAY);
+	KUNIT_EXPECT_NULL(test, found);
+	KUNIT_EXPECT_EQ(test, atomic_read(&xn->atm_count), base + 1);
+
+	deadline = jiffies + msecs_to_jiffies(XTP_KT_WAIT_MS);
+	do {
+		msleep(20);
+		state = xtp_atm_lookup(&init_net, addr, key, &found);
+	} while (state != XTP_ATM_NONE && time_before(jiffies, deadline));
+
+	KUNIT_EXPECT_EQ(test, state, XTP_ATM_NONE);
+	KUNIT_EXPECT_NULL(test, found);
+	/* Timers do not fire early: the entry lived at least 2 x MSL. */
+	KUNIT_EXPECT_GE(test, jiffies - start, msecs_to_jiffies(2 * msl));
+	KUNIT_EXPECT_EQ(test, atomic_read(&xn->atm_count), base);
+}
+
+/* MSL 0 and XTPSOCK_NO_ATMAP_TIMER drop the entry with its context. */
+static void xtp_atm_release_no_timer(struct kunit *test)
+{
+	struct xtp_net *xn = xtp_kt_xn();
+	struct sock *sk = xtp_kt_socket(test);
+	struct sock *sk2 = xtp_kt_socket(test);
+	int base = atomic_read(&xn->atm_count);
+	u64 key = xtp_kt_key(), key2 = xtp_kt_key();
+	struct sock *found;
+
+	WRITE_ONCE(xn->msl_ms, 0);
+	KUNIT_ASSERT_EQ(test, xtp_atm_add(sk, xtp_kt_addr(4), key), 0);
+	xtp_kt_close(test, sk);
+	KUNIT_EXPECT_EQ(test, xtp_atm_lookup(&init_net, xtp_kt_addr(4), key,
+					     &found), XTP_ATM_NONE);
+	KUNIT_EXPECT_EQ(test, atomic_read(&xn->atm_count), base);
+
+	WRITE_ONCE(xn->msl_ms, 60000);
+	xtp_sk(sk2)->no_atm_timer = 1;
+	KUNIT_ASSERT_EQ(test, xtp_atm_add(sk2, xtp_kt_addr(4), key2), 0);
+	xtp_kt_close(test, sk2);
+	KUNIT_EXPECT_EQ(test, xtp_atm_lookup(&init_net, xtp_kt_addr(4), key2,
+					     &found), XTP_ATM_NONE);
+	KUNIT_EXPECT_EQ(test, atomic_read(&xn->atm_count), base);
+}
+
+/* net.xtp.atm_max bounds the entries; a refused add changes nothing. */
+static void xtp_atm_cap(struct kunit *test)
+{
+	struct xtp_net *xn = xtp_kt_xn();
+	struct sock *sk[3];
+	u64 key[3];
+	int base, i;
+	struct sock *found;
+
+	for (i = 0; i < 3; i++) {
+		sk[i] = xtp_kt_socket(test);
+		key[i] = xtp_kt_key();
+	}
+	base = atomic_read(&xn->atm_count);
+	WRITE_ONCE(xn->atm_max, base + 2);
+
+	KUNIT_EXPECT_EQ(test, xtp_atm_add(sk[0], xtp_kt_addr(5), key[0]), 0);
+	KUNIT_EXPECT_EQ(test, xtp_atm_add(sk[1], xtp_kt_addr(5), key[1]), 0);
+	KUNIT_EXPECT_EQ(test, xtp_atm_add(sk[2], xtp_kt_addr(5), key[2]),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, atomic_read(&xn->atm_count), base + 2);
+	KUNIT_EXPECT_NULL(test, xtp_sk(sk[2])->atm);
+	KUNIT_EXPECT_EQ(test, xtp_atm_lookup(&init_net, xtp_kt_addr(5), key[2],
+					     &found), XTP_ATM_NONE);
+
+	/* Room again once the cap is raised. */
+	WRITE_ONCE(xn->atm_max, base + 3);
+	KUNIT_EXPECT_EQ(test, xtp_atm_add(sk[2], xtp_kt_addr(5), key[2]), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&xn->atm_count), base + 3);
+}
+
+static struct kunit_case xtp_atm_cases[] = {
+	KUNIT_CASE(xtp_atm_add_lookup),
+	KUNIT_CASE(xtp_atm_replay_expires),
+	KUNIT_CASE(xtp_atm_release_no_timer),
+	KUNIT_CASE(xtp_atm_cap),
+	{}
+};
+
+static struct kunit_suite xtp_atm_suite = {
+	.name = "xtp_atm",
+	.init = xtp_kt_init,
+	.exit = xtp_kt_exit,
+	.test_cases = xtp_atm_cases,
+};
+
+/* ---- key table ---------------------------------------------------------- */
+
+/* The context with @key, checked and its lookup reference dropped. */
+static void xtp_kt_expect_key(struct kunit *test, u64 key, struct sock *want)
+{
+	struct sock *sk = xtp_key_lookup(&init_net, key);
+
+	KUNIT_EXPECT_PTR_EQ(test, sk, want);
+	if (sk)
+		sock_put(sk);
+}
+
+static void xtp_key_insert_lookup_remove(struct kunit *test)
+{
+	struct sock *sk1 = xtp_kt_socket(test);
+	struct sock *sk2 = xtp_kt_socket(test);
+	u64 k1, k2;
+
+	KUNIT_ASSERT_EQ(test, xtp_key_insert(sk1), 0);
+	KUNIT_ASSERT_EQ(test, xtp_key_insert(sk2), 0);
+	k1 = xtp_sk(sk1)->lkey;
+	k2 = xtp_sk(sk2)->lkey;
+	KUNIT_EXPECT_NE(test, k1, 0ULL);
+	KUNIT_EXPECT_NE(test, k2, 0ULL);
+	KUNIT_EXPECT_NE(test, k1, k2);
+	/* The RETURN bit belongs to the packet, never to a key. */
+	KUNIT_EXPECT_EQ(test, k1 & XTP_KEY_RETURN, 0ULL);
+	KUNIT_EXPECT_EQ(test, k2 & XTP_KEY_RETURN, 0ULL);
+
+	xtp_kt_expect_key(test, k1, sk1);
+	xtp_kt_expect_key(test, k2, sk2);
+
+	xtp_key_remove(sk1);
+	KUNIT_EXPECT_EQ(test, xtp_sk(sk1)->lkey, 0ULL);
+	xtp_kt_expect_key(test, k1, NULL);
+	xtp_kt_expect_key(test, k2, sk2);
+	/* A second remove is harmless. */
+	xtp_key_remove(sk1);
+	xtp_kt_expect_key(test, k2, sk2);
+
+	/* close() takes the key out of the table. */
+	xtp_kt_close(test, sk2);
+	xtp_kt_expect_key(test, k2, NULL);
+}
+
+static void xtp_key_lookup_missing(struct kunit *test)
+{
+	struct sock *sk = xtp_kt_socket(test);
+
+	/* 0 means "no key": never in the table. */
+	xtp_kt_expect_key(test, 0, NULL);
+	KUNIT_ASSERT_EQ(test, xtp_key_insert(sk), 0);
+	xtp_kt_expect_key(test, xtp_sk(sk)->lkey ^ 2, NULL);
+	xtp_kt_expect_key(test, xtp_kt_key(), NULL);
+	xtp_kt_expect_key(test, xtp_sk(sk)->lkey, sk);
+}
+
+/*
+ * Keys come from a counter through siphash: rewinding the counter makes
+ * the next key one that is taken.  The insert must then draw again.
+ */
+static void xtp_key_collision_rekeys(struct kunit *test)
+{
+	struct sock *sk1 = xtp_kt_socket(test);
+	struct sock *sk2 = xtp_kt_socket(test);
+	s64 c1;
+
+	KUNIT_ASSERT_EQ(test, xtp_key_insert(sk1), 0);
+	c1 = atomic64_read(&xtp_key_counter);
+	atomic64_set(&xtp_key_counter, c1 - 1);
+
+	KUNIT_EXPECT_EQ(test, xtp_key_insert(sk2), 0);
+	/* One draw collided, the second one was taken. */
+	KUNIT_EXPECT_EQ(test, atomic64_read(&xtp_key_counter), c1 + 1);
+	KUNIT_EXPECT_NE(test, xtp_sk(sk2)->lkey, 0ULL);
+	KUNIT_EXPECT_NE(test, xtp_sk(sk2)->lkey, xtp_sk(sk1)->lkey);
+	xtp_kt_expect_key(test, xtp_sk(sk1)->lkey, sk1);
+	xtp_kt_expect_key(test, xtp_sk(sk2)->lkey, sk2);
+}
+
+/* Eight collisions in a row: the insert fails and the socket has no key. */
+static void xtp_key_collision_gives_up(struct kunit *test)
+{
+	struct sock *sk[9];
+	s64 c0;
+	int i;
+
+	for (i = 0; i < 9; i++)
+		sk[i] = xtp_kt_socket(test);
+	c0 = atomic64_read(&xtp_key_counter);
+	for (i = 0; i < 8; i++)
+		KUNIT_ASSERT_EQ(test, xtp_key_insert(sk[i]), 0);
+	KUNIT_ASSERT_EQ(test, atomic64_read(&xtp_key_counter), c0 + 8);
+
+	atomic64_set(&xtp_key_counter, c0);
+	KUNIT_EXPECT_EQ(test, xtp_key_insert(sk[8]), -EEXIST);
+	KUNIT_EXPECT_EQ(test, xtp_sk(sk[8])->lkey, 0ULL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&xtp_key_counter), c0 + 8);
+	for (i = 0; i < 8; i++)
+		xtp_kt_expect_key(test, xtp_sk(sk[i])->lkey, sk[i]);
+
+	/* Past the taken values the next draw succeeds. */
+	KUNIT_EXPECT_EQ(test, xtp_key_insert(sk[8]), 0);
+	xtp_kt_expect_key(test, xtp_sk(sk[8])->lkey, sk[8]);
+}
+
+static struct kunit_case xtp_key_cases[] = {
+	KUNIT_CASE(xtp_key_insert_lookup_remove),
+	KUNIT_CASE(xtp_key_lookup_missing),
+	KUNIT_CASE(xtp_key_collision_rekeys),
+	KUNIT_CASE(xtp_key_collision_gives_up),
+	{}
+};
+
+static struct kunit_suite xtp_key_suite = {
+	.name = "xtp_keys",
+	.init = xtp_kt_init,
+	.exit = xtp_kt_exit,
+	.test_cases = xtp_key_cases,
+};
+
+/* ---- receive queues ------------------------------------------------------ */
+
+/*
+ * Give @len bytes at @seq to xtp_queue_data() as a DATA packet would:
+ * an skb holding a header and the payload, the payload byte i being
+ * (seq + i) & 0xff.
+ */
+static bool xtp_kt_rcv(struct kunit *test, struct sock *sk, u64 seq, u32 len)
+{
+	struct xtp_wire_pkt pkt = {};
+	struct sk_buff *skb;
+	bool gap;
+	u8 *p;
+	u32 i;
+
+	skb = alloc_skb(XTP_WIRE_HDR_LEN + len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_put_zero(skb, XTP_WIRE_HDR_LEN);
+	p = skb_put(skb, len);
+	for (i = 0; i < len; i++)
+		p[i] = (seq + i) & 0xff;
+	pkt.hdr.pformat = XTP_PF_DATA;
+	pkt.hdr.seq = seq;
+	pkt.data = p;
+	pkt.data_len = len;
+
+	lock_sock(sk);
+	gap = xtp_queue_data(sk, skb, &pkt, seq);
+	release_sock(sk);
+	return gap;
+}
+
+static u32 xtp_kt_spans(struct sock *sk, struct xtp_wire_span *spans,
+			u32 max)
+{
+	u32 n;
+
+	lock_sock(sk);
+	n = xtp_rcv_spans(xtp_sk(sk), spans, max);
+	release_sock(sk);
+	return n;
+}
+
+/* In-order data is readable, data above a gap waits and fills in later. */
+static void xtp_rcvq_gap_fill(struct kunit *test)
+{
+	struct sock *sk = xtp_kt_socket(test);
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct xtp_wire_span spans[4];
+	struct sk_buff *skb;
+	u64 seq;
+
+	xs->rcv_nxt = 1000;
+	xs->rcv_high = 1000;
+
+	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 1000, 100));
+	KUNIT_EXPECT_EQ(test, xs->rcv_nxt, 1100ULL);
+	KUNIT_EXPECT_EQ(test, xs->rcv_queued, 100U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&sk->sk_receive_queue), 1U);
+	KUNIT_EXPECT_EQ(test, xtp_kt_spans(sk, spans, 4), 0U);
+
+	/* A new gap is reported (for FASTNAK), growing above it is not. */
+	KUNIT_EXPECT_TRUE(test, xtp_kt_rcv(test, sk, 1200, 100));
+	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 1300, 100));
+	KUNIT_EXPECT_TRUE(test, xtp_kt_rcv(test, sk, 1500, 50));
+	KUNIT_EXPECT_EQ(test, xs->rcv_nxt, 1100ULL);
+	KUNIT_EXPECT_EQ(test, xs->rcv_high, 1550ULL);
+	KUNIT_EXPECT_EQ(test, xs->rcv_queued, 100U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->ooo_queue), 3U);
+
+	/* Spans merge adjacent packets and stop at the room given. */
+	KUNIT_ASSERT_EQ(test, xtp_kt_spans(sk, spans, 4), 2U);
+	KUNIT_EXPECT_EQ(test, spans[0].left, 1200ULL);
+	KUNIT_EXPECT_EQ(test, spans[0].right, 1400ULL);
+	KUNIT_EXPECT_EQ(test, spans[1].left, 1500ULL);
+	KUNIT_EXPECT_EQ(test, spans[1].right, 1550ULL);
+	KUNIT_ASSERT_EQ(test, xtp_kt_spans(sk, spans, 1), 1U);
+	KUNIT_EXPECT_EQ(test, spans[0].right, 1400ULL);
+
+	/* The missing packet drains what follows it. */
+	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 1100, 100));
+	KUNIT_EXPECT_EQ(test, xs->rcv_nxt, 1400ULL);
+	KUNIT_EXPECT_EQ(test, xs->rcv_queued, 400U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&sk->sk_receive_queue), 4U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->ooo_queue), 1U);
+	KUNIT_ASSERT_EQ(test, xtp_kt_spans(sk, spans, 4), 1U);
+	KUNIT_EXPECT_EQ(test, spans[0].left, 1500ULL);
+
+	/* Readable data is in sequence order, with its payload intact. */
+	seq = 1000;
+	skb_queue_walk(&sk->sk_receive_queue, skb) {
+		KUNIT_EXPECT_EQ(test, XTP_SKB_CB(skb)->seq, seq);
+		KUNIT_EXPECT_EQ(test, skb->len, 100U);
+		KUNIT_EXPECT_EQ(test, skb->data[0], (u8)(seq & 0xff));
+		seq += skb->len;
+	}
+	KUNIT_EXPECT_EQ(test, seq, 1400ULL);
+}
+
+/* Data that arrived already is counted and dropped, overlaps trimmed. */
+static void xtp_rcvq_duplicates(struct kunit *test)
+{
+	struct sock *sk = xtp_kt_socket(test);
+	struct xtp_sock *xs = xtp_sk(sk);
+	unsigned long dups = xtp_kt_mib(XTP_MIB_INDUPDATA);
+	struct xtp_wire_span spans[4];
+	struct sk_buff *tail;
+
+	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 0, 100));
+	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 0, 100));
+	KUNIT_EXPECT_EQ(test, xs->mib.dup_data_in, 1ULL);
+	KUNIT_EXPECT_EQ(test, xs->rcv_queued, 100U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&sk->sk_receive_queue), 1U);
+
+	/* The same packet twice above a gap is kept once. */
+	KUNIT_EXPECT_TRUE(test, xtp_kt_rcv(test, sk, 300, 100));
+	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 300, 100));
+	KUNIT_EXPECT_EQ(test, xs->mib.dup_data_in, 2ULL);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->ooo_queue), 1U);
+	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_INDUPDATA) - dups, 2UL);
+
+	/* Overlapping packets above the gap make one span. */
+	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 350, 100));
+	KUNIT_ASSERT_EQ(test, xtp_kt_spans(sk, spans, 4), 1U);
+	KUNIT_EXPECT_EQ(test, spans[0].left, 300ULL);
+	KUNIT_EXPECT_EQ(test, spans[0].right, 450ULL);
+
+	/* Half old, half new: only the new half becomes readable. */
+	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 50, 100));
+	KUNIT_EXPECT_EQ(test, xs->rcv_nxt, 150ULL);
+	KUNIT_EXPECT_EQ(test, xs->rcv_queued, 150U);
+	tail = skb_peek_tail(&sk->sk_receive_queue);
+	KUNIT_ASSERT_NOT_NULL(test, tail);
+	KUNIT_EXPECT_EQ(test, XTP_SKB_CB(tail)->offset, 50U);
+
+	/* Empty DATA carries nothing. */
+	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 150, 0));
+	KUNIT_EXPECT_EQ(test, xs->rcv_nxt, 150ULL);
+	KUNIT_EXPECT_EQ(test, xs->mib.dup_data_in, 2ULL);
+}
+
+/* Never more than twice the window, and nothing after the peer's WCLOSE. */
+static void xtp_rcvq_limits(struct kunit *test)
+{
+	struct sock *sk = xtp_kt_socket(test);
+	struct xtp_sock *xs = xtp_sk(sk);
+	unsigned long full = xtp_kt_mib(XTP_MIB_RCVBUFERRORS);
+
+	xs->rcv_wnd = 100;
+	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 0, 150));
+	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 150, 100));
+	KUNIT_EXPECT_EQ(test, xs->rcv_nxt, 150ULL);
+	KUNIT_EXPECT_EQ(test, xs->rcv_queued, 150U);
+	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_RCVBUFERRORS) - full, 1UL);
+
+	xs->rcv_wnd = XTP_DEFAULT_WINDOW;
+	xs->wclose_rcvd = 1;
+	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 150, 100));
+	KUNIT_EXPECT_EQ(test, xs->rcv_nxt, 150ULL);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&sk->sk_receive_queue), 1U);
+}
+
+static struct kunit_case xtp_rcvq_cases[] = {
+	KUNIT_CASE(xtp_rcvq_gap_fill),
+	KUNIT_CASE(xtp_rcvq_duplicates),
+	KUNIT_CASE(xtp_rcvq_limits),
+	{}
+};
+
+static struct kunit_suite xtp_rcvq_suite = {
+	.name = "xtp_rcvq",
+	.init = xtp_kt_init,
+	.exit = xtp_kt_exit,
+	.test_cases = xtp_rcvq_cases,
+};
+
+/* ---- retransmission queue and ECNTL spans -------------------------------- */
+
+/*
+ * Put a sent DATA packet on the retransmission queue, as output does.
+ * The socket is locked: a failure is only recorded, an assertion would
+ * leave the lock held for the exit handler.
+ */
+static void xtp_kt_sent(struct kunit *test, struct sock *sk, u64 seq, u32 len,
+			u64 xmit_ns, bool rtx)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct sk_buff *skb;
+
+	skb = alloc_skb(len, GFP_KERNEL);
+	KUNIT_EXPECT_NOT_NULL(test, skb);
+	if (!skb)
+		return;
+	skb_put_zero(skb, len);
+	XTP_SKB_CB(skb)->seq = seq;
+	XTP_SKB_CB(skb)->xmit_ns = xmit_ns;
+	XTP_SKB_CB(skb)->sent = 1;
+	XTP_SKB_CB(skb)->rtx = rtx;
+	__skb_queue_tail(&xs->rtx_queue, skb);
+	xs->snd_queued += len;
+	sk->sk_wmem_queued += skb->truesize;
+	xs->snd_nxt = max(xs->snd_nxt, seq + len);
+}
+
+/* The @i-th packet of the retransmission queue (a blank one if none). */
+static struct xtp_skb_cb *xtp_kt_cb(struct kunit *test, struct sock *sk,
+				    int i)
+{
+	static struct xtp_skb_cb none;
+	struct sk_buff *skb;
+	int n = i;
+
+	skb_queue_walk(&xtp_sk(sk)->rtx_queue, skb)
+		if (!n--)
+			return XTP_SKB_CB(skb);
+	KUNIT_FAIL(test, "no packet %d on the retransmission queue", i);
+	memset(&none, 0, sizeof(none));
+	return &none;
+}
+
+/* An ECNTL holding the given spans, as the input path decodes it. */
+static void xtp_kt_ecntl(struct sock *sk, const struct xtp_wire_span *spans,
+			 u32 n)
+{
+	struct xtp_wire_pkt pkt = {};
+
+	pkt.hdr.pformat = XTP_PF_ECNTL;
+	pkt.ctl.nspan = n;
+	pkt.ctl.spans = spans;
+	xtp_rtx_ecntl(sk, &pkt);
+}
+
+static void xtp_kt_rtx_setup(struct sock *sk, u32 srtt_us, u32 rttvar_us)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	xs->snd_una = 1000;
+	xs->snd_nxt = 1000;
+	xs->srtt_us = srtt_us;
+	xs->rttvar_us = rttvar_us;
+}
+
+/*
+ * Spans mark what they cover; what was sent a reordering window (here
+ * 2 ms) before the newest packet seen is lost; a packet sent since is
+ * not judged, one sent within the window gets a deadline.
+ */
+static void xtp_recovery_spans(struct kunit *test)
+{
+	static const struct xtp_wire_span span_p2 = { 1200, 1300 };
+	static const struct xtp_wire_span span_p0 = { 1000, 1100 };
+	static const struct xtp_wire_span others[] = {
+		{ 5000, 6000 },		/* beyond snd_nxt */
+		{ 1300, 1350 },		/* half a packet */
+	};
+	struct sock *sk = xtp_kt_socket(test);
+	struct xtp_sock *xs = xtp_sk(sk);
+	u64 base = ktime_get_ns() - 100 * NSEC_PER_MSEC;
+	unsigned long losses = xtp_kt_mib(XTP_MIB_ECNTLLOSSES);
+	u32 cwnd;
+
+	lock_sock(sk);
+	/* SRTT 1 ms; an RTT variation of 10 s keeps deadlines far away. */
+	xtp_kt_rtx_setup(sk, 1000, 10 * USEC_PER_SEC);
+	xs->in_handshake = 1;	/* the handshake's end decides the window */
+	cwnd = xs->cwnd;
+	xtp_kt_sent(test, sk, 1000, 100, base, false);
+	xtp_kt_sent(test, sk, 1100, 100, base + 1 * NSEC_PER_MSEC, false);
+	xtp_kt_sent(test, sk, 1200, 100, base + 10 * NSEC_PER_MSEC, false);
+	xtp_kt_sent(test, sk, 1300, 100, base + 9 * NSEC_PER_MSEC, false);
+	xtp_kt_sent(test, sk, 1400, 100, base + 20 * NSEC_PER_MSEC, false);
+
+	xtp_kt_ecntl(sk, &span_p2, 1);
+	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 2)->sacked);
+	KUNIT_EXPECT_EQ(test, xs->sacked_out, 100U);
+	KUNIT_EXPECT_EQ(test, xs->sack_newest_ns, base + 10 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 0)->lost);
+	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 1)->lost);
+	KUNIT_EXPECT_FALSE(test, xtp_kt_cb(test, sk, 3)->lost);
+	KUNIT_EXPECT_FALSE(test, xtp_kt_cb(test, sk, 4)->lost);
+	KUNIT_EXPECT_EQ(test, xs->lost_out, 200U);
+	KUNIT_EXPECT_EQ(test, xs->mib.ecntl_losses, 2ULL);
+	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_ECNTLLOSSES) - losses, 2UL);
+	KUNIT_EXPECT_EQ(test, xs->cwnd, cwnd);
+	/* The packet sent within the window waits for its deadline. */
+	KUNIT_EXPECT_TRUE(test, xs->reo_pending);
+	KUNIT_EXPECT_TRUE(test, hrtimer_is_queued(&xs->send_timer));
+	xtp_send_timer_stop(sk);
+	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&xs->send_timer));
+
+	/* A lost packet the peer turns out to hold is no longer lost. */
+	xtp_kt_ecntl(sk, &span_p0, 1);
+	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 0)->sacked);
+	KUNIT_EXPECT_FALSE(test, xtp_kt_cb(test, sk, 0)->lost);
+	KUNIT_EXPECT_EQ(test, xs->sacked_out, 200U);
+	KUNIT_EXPECT_EQ(test, xs->lost_out, 100U);
+	KUNIT_EXPECT_EQ(test, xs->mib.ecntl_losses, 2ULL);
+	xtp_send_timer_stop(sk);
+
+	/* Spans outside what was sent, or covering part of a packet. */
+	xtp_kt_ecntl(sk, others, ARRAY_SIZE(others));
+	KUNIT_EXPECT_EQ(test, xs->sacked_out, 200U);
+	KUNIT_EXPECT_FALSE(test, xtp_kt_cb(test, sk, 3)->sacked);
+	xtp_send_timer_stop(sk);
+
+	/* After a handshake all that is not seen is lost. */
+	KUNIT_EXPECT_EQ(test, xtp_rtx_all_lost(sk), 2U);
+	KUNIT_EXPECT_EQ(test, xs->lost_out, 300U);
+	KUNIT_EXPECT_EQ(test, xtp_rtx_all_lost(sk), 0U);
+
+	/* RSEQ passes: unlinking takes the packet out of every count. */
+	xtp_rtx_unlink(sk, skb_peek(&xs->rtx_queue));	/* sacked */
+	KUNIT_EXPECT_EQ(test, xs->sacked_out, 100U);
+	KUNIT_EXPECT_EQ(test, xs->snd_queued, 400U);
+	xtp_rtx_unlink(sk, skb_peek(&xs->rtx_queue));	/* lost */
+	KUNIT_EXPECT_EQ(test, xs->lost_out, 200U);
+	KUNIT_EXPECT_EQ(test, xs->snd_queued, 300U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->rtx_queue), 3U);
+	release_sock(sk);
+}
+
+/* A packet older than RTT + variation + reordering window is lost. */
+static void xtp_recovery_deadline(struct kunit *test)
+{
+	static const struct xtp_wire_span span = { 1100, 1200 };
+	struct sock *sk = xtp_kt_socket(test);
+	struct sock *sk2 = xtp_kt_socket(test);
+	u64 base = ktime_get_ns() - NSEC_PER_SEC;
+
+	/* Sent 1 ms before the packet seen: within the window of 2 ms. */
+	lock_sock(sk);
+	xtp_kt_rtx_setup(sk, 1000, 0);
+	xtp_sk(sk)->in_handshake = 1;
+	xtp_kt_sent(test, sk, 1000, 100, base, false);
+	xtp_kt_sent(test, sk, 1100, 100, base + NSEC_PER_MSEC, false);
+	xtp_kt_ecntl(sk, &span, 1);
+	/* ... but a second old: past RTT (1 ms) + 4 x 0 + 2 ms. */
+	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 0)->lost);
+	KUNIT_EXPECT_FALSE(test, xtp_sk(sk)->reo_pending);
+	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&xtp_sk(sk)->send_timer));
+	release_sock(sk);
+
+	/* The same with 10 s of RTT variation: not yet. */
+	lock_sock(sk2);
+	xtp_kt_rtx_setup(sk2, 1000, 10 * USEC_PER_SEC);
+	xtp_sk(sk2)->in_handshake = 1;
+	xtp_kt_sent(test, sk2, 1000, 100, base, false);
+	xtp_kt_sent(test, sk2, 1100, 100, base + NSEC_PER_MSEC, false);
+	xtp_kt_ecntl(sk2, &span, 1);
+	KUNIT_EXPECT_FALSE(test, xtp_kt_cb(test, sk2, 0)->lost);
+	KUNIT_EXPECT_EQ(test, xtp_sk(sk2)->lost_out, 0U);
+	KUNIT_EXPECT_TRUE(test, xtp_sk(sk2)->reo_pending);
+	xtp_send_timer_stop(sk2);
+	release_sock(sk2);
+}
+
+/* Outside a handshake a loss goes to the controller, once per recovery. */
+static void xtp_recovery_loss_cuts_window(struct kunit *test)
+{
+	static const struct xtp_wire_span s1 = { 1100, 1200 };
+	static const struct xtp_wire_span s3 = { 1300, 1400 };
+	struct sock *sk = xtp_kt_socket(test);
+	struct xtp_sock *xs = xtp_sk(sk);
+	u64 base = ktime_get_ns() - 100 * NSEC_PER_MSEC;
+	u32 cwnd, want;
+
+	lock_sock(sk);
+	xs->cc_id = XTP_CC_NEWRENO;
+	xtp_cc_start(sk);
+	KUNIT_EXPECT_EQ(test, xs->cc_ops->id, XTP_CC_NEWRENO);
+	xtp_kt_rtx_setup(sk, 1000, 10 * USEC_PER_SEC);
+	cwnd = xs->cwnd;
+	want = max_t(u32, cwnd / 2, 2 * xs->maxdata);
+	xtp_kt_sent(test, sk, 1000, 100, base, false);
+	xtp_kt_sent(test, sk, 1100, 100, base + 10 * NSEC_PER_MSEC, false);
+	xtp_kt_sent(test, sk, 1200, 100, base + 20 * NSEC_PER_MSEC, false);
+	xtp_kt_sent(test, sk, 1300, 100, base + 30 * NSEC_PER_MSEC, false);
+
+	xtp_kt_ecntl(sk, &s1, 1);
+	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 0)->lost);
+	KUNIT_EXPECT_TRUE(test, xs->in_recovery);
+	KUNIT_EXPECT_EQ(test, xs->recover, 1400ULL);
+	KUNIT_EXPECT_EQ(test, xs->cwnd, want);
+	KUNIT_EXPECT_EQ(test, xs->ssthresh, want);
+
+	/* A second loss in the same recovery does not cut again. */
+	xtp_kt_ecntl(sk, &s3, 1);
+	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 2)->lost);
+	KUNIT_EXPECT_EQ(test, xs->mib.ecntl_losses, 2ULL);
+	KUNIT_EXPECT_EQ(test, xs->cwnd, want);
+	xtp_send_timer_stop(sk);
+	release_sock(sk);
+}
+
+/*
+ * A retransmission reported as arrived within half an SRTT of being sent
+ * was not needed: the reordering tolerance grows, up to a whole SRTT.
+ */
+static void xtp_recovery_spurious(struct kunit *test)
+{
+	static const struct xtp_wire_span all = { 1000, 1600 };
+	struct sock *sk = xtp_kt_socket(test);
+	struct xtp_sock *xs = xtp_sk(sk);
+	unsigned long spurious = xtp_kt_mib(XTP_MIB_SPURIOUSRTX);
+	u64 now = ktime_get_ns();
+	int i;
+
+	lock_sock(sk);
+	xtp_kt_rtx_setup(sk, USEC_PER_SEC, 0);
+	xs->in_handshake = 1;
+	KUNIT_EXPECT_EQ(test, xs->reo_mult, 1);
+	/* An old retransmission: needed. */
+	xtp_kt_sent(test, sk, 1000, 100, now - 2 * NSEC_PER_SEC, true);
+	/* Five fresh ones: spurious, but the tolerance stops at 4. */
+	for (i = 1; i <= 5; i++)
+		xtp_kt_sent(test, sk, 1000 + 100 * i, 100, now, true);
+	xtp_kt_ecntl(sk, &all, 1);
+	KUNIT_EXPECT_EQ(test, xs->reo_mult, 4);
+	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_SPURIOUSRTX) - spurious, 5UL);
+	KUNIT_EXPECT_EQ(test, xs->sacked_out, 600U);
+
+	/* RSEQ covering a fresh retransmission not yet seen: also spurious. */
+	xtp_kt_sent(test, sk, 1600, 100, ktime_get_ns(), true);
+	while (skb_queue_len(&xs->rtx_queue) > 1)
+		xtp_rtx_unlink(sk, skb_peek(&xs->rtx_queue));
+	KUNIT_EXPECT_EQ(test, xs->sacked_out, 0U);
+	xtp_rtx_unlink(sk, skb_peek(&xs->rtx_queue));
+	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_SPURIOUSRTX) - spurious, 6UL);
+	KUNIT_EXPECT_EQ(test, xs->snd_queued, 0U);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&xs->rtx_queue));
+	release_sock(sk);
+}
+
+static struct kunit_case xtp_recovery_cases[] = {
+	KUNIT_CASE(xtp_recovery_spans),
+	KUNIT_CASE(xtp_recovery_deadline),
+	KUNIT_CASE(xtp_recovery_loss_cuts_window),
+	KUNIT_CASE(xtp_recovery_spurious),
+	{}
+};
+
+static struct kunit_suite xtp_recovery_suite = {
+	.name = "xtp_recovery",
+	.init = xtp_kt_init,
+	.exit = xtp_kt_exit,
+	.test_cases = xtp_recovery_cases,
+};
+
+kunit_test_suites(&xtp_atm_suite, &xtp_key_suite, &xtp_rcvq_suite,
+		  &xtp_recovery_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests of the XTP module's internals");
