@@ -19,7 +19,9 @@ all: modules selftests
 help:
 	@echo "make              build xtp.ko and mtp.ko for 6.12 (KVER=...)"
 	@echo "make demo         build, boot a VM, show XTP and MTP working"
-	@echo "make check        every test (unit, builds, checkpatch, VM)"
+	@echo "make check        every test (unit, builds, checkpatch, VM, debug VM)"
+	@echo "make check-debug  KUnit, all selftests and the demo on the debug kernel"
+	@echo "make debug-kernel build the KASAN/lockdep/kmemleak kernel (cached)"
 	@echo "make bench        XTP against TCP in one VM run, ratios"
 	@echo "make deps         install packages, kernels, virtme-ng venv"
 	@echo "make modules-6.1  build against Debian's 6.1 kernel"
@@ -76,6 +78,14 @@ checkpatch: $(KSRC)/.done
 check:
 	@$(TOP)/tools/check.sh
 
+# The debug-kernel tier alone, with every selftest (make check runs its
+# CI subset); the kernel build is cached in ~/.cache/xtp.
+check-debug:
+	@$(TOP)/tools/debug-kernel/check.sh
+
+debug-kernel:
+	@$(TOP)/tools/debug-kernel/build.sh
+
 demo:
 	@$(TOP)/tools/demo.sh
 
@@ -111,7 +121,7 @@ clean:
 	$(MAKE) -C selftests/unit clean 2>/dev/null || true
 
 .PHONY: all help deps modules modules-6.1 selftests unit vmtest vm \
-	checkpatch check demo bench install clean
+	checkpatch check check-debug debug-kernel demo bench install clean
 
 # tcpdump from Debian's source package with tools/tcpdump/print-xtp.c wired
 # in; the source and both builds are cached under build/tcpdump/.

@@ -4,14 +4,16 @@
 # out of the source tree: build/mod/KVER mirrors the sources as symlinks so
 # builds for several kernels never share object files.
 #
-#   tools/build-modules.sh KVER
+#   tools/build-modules.sh KVER [KDIR]
 #
-# Fails if the build fails or prints a warning (W=1).
+# KDIR defaults to /lib/modules/KVER/build; the debug kernel of
+# `make check-debug` passes its own tree.  Fails if the build fails or
+# prints a warning (W=1).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 kver=$1
-kdir=/lib/modules/$kver/build
+kdir=${2:-/lib/modules/$kver/build}
 out=$top/build/mod/$kver
 log=$out/build.log
 

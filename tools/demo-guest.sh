@@ -11,6 +11,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=$2
 bin=$top/build
 "$top/tools/vm/guest-install.sh" "$1"
+# For tools/vm/judge-log.sh: what the kernel reports from here on is ours.
+echo "xtp-selftest: start demo" >/dev/kmsg
 # The console interleaves kernel messages; the host prints this file.
 exec >"$out/demo.txt" 2>&1
 
@@ -140,3 +142,5 @@ stop_dump
 kill $srv
 wait $srv 2>/dev/null
 echo
+# The kernel log of the whole demo, for tools/vm/judge-log.sh.
+dmesg >"$out/dmesg.log" 2>&1

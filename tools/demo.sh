@@ -7,15 +7,21 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-make -s deps modules selftests
+# `make check-debug` runs the demo on its debug kernel: XTP_KVER,
+# XTP_KIMAGE and XTP_KTREE name that kernel, whose modules it has built.
+if [ -z "${XTP_KIMAGE:-}" ]; then
+	make -s deps modules selftests
+fi
 make -s -C tools
-kver=$(ls /lib/modules | grep '^6\.12' | sort -V | tail -1)
-out=$top/build/demo
+kver=${XTP_KVER:-$(ls /lib/modules | grep '^6\.12' | sort -V | tail -1)}
+out=$top/${DEMO_OUT:-build/demo}
 rm -rf "$out"
 mkdir -p "$out"
-tools/vm/stage-modules.sh "$kver" "build/mod/$kver" "$out/stage"
+tools/vm/stage-modules.sh "$kver" "build/mod/$kver" "$out/stage" \
+	${XTP_KTREE:-}
 echo "Booting $kver under QEMU (TCG); this takes about a minute..."
-tools/vm/run.sh -k "$kver" -o "$out" -t 600 -- \
+tools/vm/run.sh -k "$kver" ${XTP_KIMAGE:+-i "$XTP_KIMAGE"} -o "$out" \
+	-t "${DEMO_TIMEOUT:-600}" -- \
 	"$top/tools/demo-guest.sh" "$out/stage" "$out" || {
 	echo "demo: the VM run failed; see $out/console.log" >&2
 	exit 1

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot a kernel under QEMU/TCG with virtme-ng and run one command in it.
 #
-#   tools/vm/run.sh [-k KVER] [-o OUTDIR] [-t SECONDS] -- COMMAND...
+#   tools/vm/run.sh [-k KVER] [-i IMAGE] [-o OUTDIR] [-t SECONDS] -- COMMAND...
 #
+# IMAGE defaults to Debian's /boot/vmlinuz-KVER; `make check-debug` boots
+# its own bzImage.  VM_APPEND adds kernel parameters.
 # The host's file system is visible read-only; OUTDIR (default build/vm)
 # is writable and appears at the same path in the guest, /lib/modules is a
 # writable overlay so the guest can install modules for modprobe.  The
@@ -15,10 +17,12 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 kver=${KVER:-}
 out="$top/build/vm"
 tmo=${VM_TIMEOUT:-1500}
+img=
 
-while getopts k:o:t: opt; do
+while getopts k:i:o:t: opt; do
 	case $opt in
 	k) kver=$OPTARG ;;
+	i) img=$OPTARG ;;
 	o) out=$OPTARG ;;
 	t) tmo=$OPTARG ;;
 	*) exit 2 ;;
@@ -26,10 +30,10 @@ while getopts k:o:t: opt; do
 done
 shift $((OPTIND - 1))
 [ "${1:-}" = -- ] && shift
-[ $# -gt 0 ] || { echo "usage: $0 [-k KVER] [-o DIR] [-t SEC] -- CMD" >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: $0 [-k KVER] [-i IMAGE] [-o DIR] [-t SEC] -- CMD" >&2; exit 2; }
 
 [ -n "$kver" ] || kver=$(ls /lib/modules | grep '^6\.12' | sort -V | tail -1)
-img=/boot/vmlinuz-$kver
+[ -n "$img" ] || img=/boot/vmlinuz-$kver
 [ -f "$img" ] || { echo "vm: no kernel image $img (make deps)" >&2; exit 2; }
 export PATH="$top/.venv/bin:$PATH"
 command -v vng >/dev/null || { echo "vm: vng missing (make deps)" >&2; exit 2; }
@@ -41,6 +45,7 @@ set +e
 timeout --kill-after=30 "$tmo" \
 	vng --run "$img" --disable-kvm --cpus 2 --memory 2G --verbose \
 	--rwdir "$out" --overlay-rwdir /lib/modules \
+	${VM_APPEND:+--append "$VM_APPEND"} \
 	--exec "$*" </dev/null >"$out/console.log" 2>&1
 rc=$?
 set -e

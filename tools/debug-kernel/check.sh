@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The debug-kernel tier: our modules and tests on a 6.12 kernel built with
+# KASAN, lockdep, kmemleak, UBSAN, debug objects and KUnit.
+#
+#   tools/debug-kernel/check.sh [--ci]
+#
+#  1. build (or reuse) the kernel: tools/debug-kernel/build.sh
+#  2. build xtp.ko, mtp.ko and their KUnit suites against it (W=1)
+#  3. one boot: the KUnit suites and the VM selftests (all of
+#     selftests/net/TESTS; with --ci the subset in TESTS.debug-ci)
+#  4. one boot: make demo
+# Any KASAN, lockdep, UBSAN, debug-objects, "BUG:" or "WARNING:" report
+# after the first test starts, and any kmemleak leak at the end, fails
+# the run; tools/vm/judge-log.sh prints each with the test that ran.
+#
+# Results go to $XTP_RESULTS (default build/results-debug); when run by
+# itself the last line is the verdict.  tools/check.sh runs it with --ci
+# inside `make check`.
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+ci=0
+[ "${1:-}" = --ci ] && ci=1
+res=${XTP_RESULTS:-$top/build/results-debug}
+standalone=0
+if [ -z "${XTP_RESULTS:-}" ]; then
+	standalone=1
+	rm -rf "$res"
+fi
+mkdir -p "$res"
+. "$top/tools/ktap-lib.sh"
+
+summary() {
+	[ $standalone -eq 1 ] && tools/ktap-summary.sh "$res"/*.ktap
+	exit "${1:-0}"
+}
+
+step debug-deps "debug tier: dependencies installed" tools/deps.sh || summary 1
+
+tree_file=$res/debug-kernel.path
+build_tree() { tools/debug-kernel/build.sh >"$tree_file"; }
+echo "# debug tier: kernel build (cached after the first; ~20 min on 2 cores)"
+step debug-kernel "debug tier: 6.12 debug kernel built (KASAN, lockdep, kmemleak, KUnit)" \
+	build_tree || summary 1
+tree=$(tail -1 "$tree_file")
+kver=$(cat "$tree/include/config/kernel.release")
+kimage=$tree/arch/x86/boot/bzImage
+
+kunit_built() {
+	tools/build-modules.sh "$kver" "$tree" &&
+	ls "build/mod/$kver/net/xtp/xtp_kunit.ko" \
+	   "build/mod/$kver/net/mtp/mtp_kunit.ko"
+}
+step debug-build "debug tier: modules and KUnit suites build against $kver (W=1, no warnings)" \
+	kunit_built || summary 1
+step debug-selftests-build "debug tier: selftest programs build" \
+	make -s -C selftests/net || summary 1
+
+if [ $ci -eq 1 ]; then
+	mapfile -t tests < <(grep -v '^#' selftests/net/TESTS.debug-ci | grep .)
+	what="the CI subset (selftests/net/TESTS.debug-ci)"
+else
+	mapfile -t tests < <(grep -v '^#' selftests/net/TESTS | grep .)
+	what="the whole suite"
+fi
+tests=(kunit.sh "${tests[@]}")
+echo "# debug tier: KUnit and $what on $kver (one boot, TCG; slow)"
+start=$(date +%s)
+# Under KASAN and lockdep everything runs several times slower: longer
+# timeouts, and in CI mtp_xfer.sh moves at most 16 MiB per case.  The
+# KUnit suites run only on a kernel booted with kunit.enable=1.  KASAN
+# reports every bug, not only the first (kasan_multi_shot); no5lvl keeps
+# the guest on 4-level paging: with QEMU's 5-level paging a KASAN report
+# in early boot (do_raw_spin_lock from handle_edge_irq) was seen, and any
+# report turns lockdep off for the rest of the boot.
+boot_args="kunit.enable=1 kasan_multi_shot no5lvl"
+env="SELFTEST_TIMEOUT=${DEBUG_SELFTEST_TIMEOUT:-1500}"
+[ $ci -eq 1 ] && env="$env
+MTP_CASES='5:1k 5:1m 20:1m 40:1m 5:16m'
+MTP_BIG=16m"
+SELFTEST_ENV=$env VM_APPEND="$boot_args" KIMAGE=$kimage KTREE=$tree \
+	VM_TIMEOUT=${DEBUG_VM_TIMEOUT:-10800} \
+	tools/vm/selftests.sh "$kver" "build/mod/$kver" build/selftests/net \
+	"$res/debug-vm.ktap" "${tests[@]}"
+echo "# debug tier: VM run took $(( $(date +%s) - start )) s"
+grep -cE '^ok ' "$res/debug-vm.ktap" | sed 's/^/# debug vm: passed /'
+# kunit.sh skips where there is no KUnit; here its absence is a failure.
+n=$(grep -cE '^(not )?ok ' "$(cat "$res/debug-vm.ktap.dir")/kunit.sh.log" \
+	2>/dev/null)
+if [ "${n:-0}" -gt 0 ]; then
+	echo "ok - debug tier: the KUnit suites ran ($n cases)"
+else
+	echo "not ok - debug tier: the KUnit suites ran (no results)"
+fi | tee "$res/debug-kunit.ktap"
+
+echo "# debug tier: make demo on $kver"
+start=$(date +%s)
+VM_APPEND=$boot_args XTP_KVER=$kver XTP_KIMAGE=$kimage XTP_KTREE=$tree \
+	DEMO_OUT=build/demo-debug DEMO_TIMEOUT=1500 step debug-demo \
+	"debug tier: make demo on the debug kernel" demo_ok debug-demo
+tools/vm/judge-log.sh build/demo-debug | sed 's/ - vm:/ - debug demo:/' |
+	tee "$res/debug-demo-log.ktap" | grep -v '^#'
+echo "# debug tier: demo took $(( $(date +%s) - start )) s"
+summary 0
