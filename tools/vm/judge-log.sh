@@ -90,11 +90,12 @@ if [ -f "$out/kmemleak.log" ]; then
 		END { flush() }' "$out/kmemleak.log" >"$out/kmemleak.judged"
 	leaks=$(grep -c '^LEAK' "$out/kmemleak.judged")
 	boot=$(grep -c '^BOOT' "$out/kmemleak.judged")
-	if [ "$leaks" -gt 0 ] || grep -q '^rmmod' "$out/kmemleak.log"; then
+	if [ "$leaks" -gt 0 ] ||
+	   grep -qE '^(rmmod|kmemleak:)' "$out/kmemleak.log"; then
 		echo "not ok - vm: kmemleak: no leaks, modules unload ($leaks leak(s) during the tests)"
 		grep '^LEAK' "$out/kmemleak.judged" | cut -f2- |
 			tr '\037' '\n' | sed 's/^/# /' | head -80
-		grep '^rmmod' "$out/kmemleak.log" | sed 's/^/# /'
+		grep -E '^(rmmod|kmemleak:)' "$out/kmemleak.log" | sed 's/^/# /'
 	else
 		echo "ok - vm: kmemleak: no leaks, modules unload"
 	fi
