@@ -14,7 +14,7 @@ unload_all() {
 }
 
 ktap_print_header
-ktap_set_plan 16
+ktap_set_plan 18
 
 ktap_test_result "start with no XTP/MTP module loaded" unload_all
 
@@ -25,6 +25,13 @@ rmmod xtp
 r=$(sockprobe inet $SOCK_XTP $IPPROTO_XTP)
 ktap_check "socket(AF_INET, SOCK_XTP, IPPROTO_XTP) autoloads xtp ($r)" \
 	'[ "$r" = ok ] && module_loaded xtp' 
+# The types withxtp uses; their aliases once named the enumerators.
+for t in 1:SOCK_STREAM 5:SOCK_SEQPACKET; do
+	rmmod xtp
+	r=$(sockprobe inet ${t%%:*} $IPPROTO_XTP)
+	ktap_check "socket(AF_INET, ${t#*:}, IPPROTO_XTP) autoloads xtp ($r)" \
+		'[ "$r" = ok ] && module_loaded xtp'
+done
 
 r=$(sockprobe inet $SOCK_MTP 0)
 ktap_check "socket(AF_INET, SOCK_MTP, 0) autoloads mtp ($r)" \
