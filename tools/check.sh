@@ -4,11 +4,12 @@
 #
 #  1. dependencies (tools/deps.sh)
 #  2. user-space unit tests, fuzzing, tshark oracle (selftests/unit)
-#  3. module builds for 6.12 and 6.1 with W=1, no warnings
-#  4. checkpatch --strict on the kernel sources
-#  5. selftests in one boot of the 6.12 VM
-#  6. make demo, the README's first command
-#  7. the debug-kernel tier's CI subset (tools/debug-kernel/check.sh --ci)
+#  3. module builds for 6.12 and 6.1 with W=1, no warnings; checkpatch
+#     --strict; make install checked from where it installs
+#  4. selftests in one boot of the 6.12 VM, and the core ones
+#     (selftests/net/TESTS.6.1) in one boot of Debian's 6.1 kernel
+#  5. make demo, the README's first command
+#  6. the debug-kernel tier's CI subset (tools/debug-kernel/check.sh --ci)
 # Results go to build/results/*.ktap; the last line is the verdict.
 set -u
 
@@ -37,6 +38,9 @@ kver61=$(ls /lib/modules | grep '^6\.1\.' | sort -V | tail -1)
 
 tools/ksrc.sh >/dev/null
 
+echo "# the harness: every way a stage can fail is counted"
+ktap_stage harness "harness self-test" tools/test-ktap-lib.sh
+
 echo "# unit tests"
 ktap_stage unit "unit tests" make -s -C selftests/unit check
 
@@ -48,22 +52,12 @@ step build-$kver "build against $kver (W=1, no warnings)" \
 built=$?
 step build-$kver61 "build against $kver61 (W=1, no warnings)" \
 	tools/build-modules.sh "$kver61"
+built61=$?
 step checkpatch "checkpatch --strict clean" make -s checkpatch
 step selftests-build "selftest programs build" make -s -C selftests/net
 
-install_ok() {
-	local d=$top/build/install-test
-
-	rm -rf "$d"
-	make -s install DESTDIR="$d" &&
-	for f in lib/modules/"$kver"/extra/xtp.ko usr/local/bin/fingerx \
-		 usr/local/sbin/inetdx usr/local/lib/withxtp/libwithxtp.so \
-		 usr/local/share/man/man1/xft.1 usr/local/share/man/man8/inetdx.8; do
-		[ -s "$d/$f" ] || { echo "missing $f"; return 1; }
-	done
-}
-step install "make install puts modules, programs and man pages in place" \
-	install_ok
+echo "# make install, checked where it installed"
+ktap_stage install "make install" tools/install-check.sh "$kver"
 
 if [ $built -eq 0 ]; then
 	echo "# VM selftests on $kver (one boot, TCG)"
@@ -77,6 +71,19 @@ if [ $built -eq 0 ]; then
 	grep -E '^not ok' "$res/captures.ktap"
 else
 	echo "not ok - VM selftests (module build failed)" | tee "$res/vm.ktap"
+fi
+
+# The 6.1 kernel the modules also support: its own boot for the core tests.
+if [ $built61 -eq 0 ]; then
+	mapfile -t tests61 < <(grep -v '^#' selftests/net/TESTS.6.1 | grep .)
+	echo "# VM selftests on $kver61: ${tests61[*]}"
+	VM_TIMEOUT=900 tools/vm/selftests.sh "$kver61" "build/mod/$kver61" \
+		build/selftests/net "$res/vm61.raw" "${tests61[@]}"
+	sed "s/ - vm: / - vm $kver61: /" "$res/vm61.raw" >"$res/vm-6.1.ktap"
+	grep -cE '^ok ' "$res/vm-6.1.ktap" | sed 's/^/# vm 6.1: passed /'
+else
+	echo "not ok - VM selftests on $kver61 (module build failed)" |
+		tee "$res/vm-6.1.ktap"
 fi
 
 step demo "make demo shows the modules and a decoded XTP capture" \

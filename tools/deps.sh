@@ -13,6 +13,8 @@ pkgs=(
 	clang llvm libclang-rt-14-dev
 	linux-image-6.12-amd64 linux-headers-6.12-amd64
 	linux-headers-amd64 linux-source-6.12
+	# the 6.1 kernel that linux-headers-amd64 builds for, booted by make check
+	linux-image-amd64
 	qemu-system-x86 iproute2 tcpdump tshark
 	python3-venv python3-pip busybox-static
 	xz-utils ethtool

@@ -333,6 +333,12 @@ static void do_port(const char *arg)
 	reply("200 PORT command successful.");
 }
 
+static int usage(void)
+{
+	fprintf(stderr, "usage: ftpdx -r ROOT [-w]\n");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	char line[1024];
@@ -346,13 +352,11 @@ int main(int argc, char **argv)
 				return 1;
 			break;
 		case 'w': writable = 1; break;
-		default: return 2;
+		default: return usage();
 		}
 	}
-	if (!root[0]) {
-		fprintf(stderr, "usage: ftpdx -r ROOT [-w]\n");
-		return 2;
-	}
+	if (!root[0])
+		return usage();
 	if (!strcmp(root, "/"))
 		root[0] = 0;
 	signal(SIGPIPE, SIG_IGN);

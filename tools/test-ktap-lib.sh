@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The harness tests itself: each way a stage can fail or vanish (a
+# non-zero exit with every result "ok", fewer results than planned, a
+# stage printing nothing, a whole-stage SKIP plan, a failing step) must
+# reach the verdict of tools/ktap-summary.sh.  KTAP.
+#
+#   tools/test-ktap-lib.sh
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+res=$(mktemp -d)
+trap 'rm -rf "$res"' EXIT
+. "$top/tools/ktap-lib.sh"
+
+n=0 bad=0
+# expect NAME PASSED FAILED SKIPPED: the summary of $res/NAME.ktap
+expect() {
+	local got want="$2 passed, $3 failed${4:+, $4 skipped}"
+
+	got=$("$top/tools/ktap-summary.sh" "$res/$1.ktap" 2>/dev/null | tail -1)
+	n=$((n + 1))
+	case $got in
+	"$want"*) echo "ok $n - $1: \"$want\"" ;;
+	*) echo "not ok $n - $1: \"$got\", want \"$want\""; bad=$((bad + 1)) ;;
+	esac
+}
+
+echo "1..8"
+ktap_stage clean "two results" printf '1..2\nok 1 - a\nok 2 - b\n' >/dev/null
+expect clean 2 0
+ktap_stage exit "exit status without a not ok" \
+	sh -c 'printf "1..1\nok 1 - a\n"; exit 3' >/dev/null
+expect exit 1 1
+ktap_stage short "plan not met" sh -c 'printf "1..3\nok 1 - a\n"; exit 9' >/dev/null
+expect short 1 2
+ktap_stage empty "nothing printed" true >/dev/null
+expect empty 0 1
+ktap_stage skip "whole stage skipped" printf '1..0 # SKIP no tshark\n' >/dev/null
+expect skip 0 0 1
+ktap_stage two "two documents" printf '1..1\nok 1 - a\n1..2\nok 1 - b\nnot ok 2 - c\n' >/dev/null
+expect two 2 1
+step okstep "a step that works" true >/dev/null
+expect okstep 1 0
+step badstep "a step that fails" false >/dev/null
+expect badstep 0 1
+[ $bad -eq 0 ]
