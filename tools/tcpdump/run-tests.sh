@@ -145,9 +145,9 @@ done <"$b/thesis.txt" 3<"$b/thesis.ours"
 [ "$i" -gt 0 ] || result 1 "thesis_lines" "no .text lines found in golden.c"
 # The loop stops at the shorter file: a capture with fewer packets than
 # the thesis has lines must not drop the rest silently.
-n=$(wc -l <"$b/thesis.txt")
-[ "$i" -eq "$n" ] ||
-	result 1 "thesis_lines_all" "compared $i of the thesis' $n lines"
+nthesis=$(wc -l <"$b/thesis.txt")
+[ "$i" -eq "$nthesis" ] ||
+	result 1 "thesis_lines_all" "compared $i of the thesis' $nthesis lines"
 
 # --- 4. tshark ----------------------------------------------------------------
 if command -v tshark >/dev/null 2>&1; then
