@@ -291,18 +291,20 @@ mtp_print(netdissect_options *ndo, const u_char *bp, u_int length)
 				    GET_U_1(bp + MTP_OFF_ACTION)));
 	ND_PRINT(" flag %u", GET_U_1(bp + MTP_OFF_FLAG));
 	ND_PRINT(" ch %08x", GET_BE_U_4(bp + MTP_OFF_CHANNEL));
+	/* One field at a time: a header cut short shows all it holds. */
 	address = GET_BE_U_4(bp + MTP_OFF_ADDRESS);
+	ND_PRINT(" addr %u", address);
 	rsize = GET_BE_U_4(bp + MTP_OFF_RSIZE);
-	ND_PRINT(" addr %u rsize %u", address, rsize);
+	ND_PRINT(" rsize %u", rsize);
 	ND_PRINT(" limit %u",
 		 GET_BE_U_2(bp + MTP_OFF_LIMIT) * MTP_LIMIT_UNIT);
 	opts = GET_U_1(bp + MTP_OFF_OPTIONS);
 	mtp_options_print(ndo, opts);
 	shift = GET_U_1(bp + MTP_OFF_SHIFT);
 	if (ndo->ndo_vflag) {
-		ND_PRINT(" appver %u shift %u tag %u",
-			 GET_U_1(bp + MTP_OFF_APPVER), shift,
-			 GET_BE_U_2(bp + MTP_OFF_TAG));
+		ND_PRINT(" appver %u", GET_U_1(bp + MTP_OFF_APPVER));
+		ND_PRINT(" shift %u", shift);
+		ND_PRINT(" tag %u", GET_BE_U_2(bp + MTP_OFF_TAG));
 		if (class == 0 && response == 0 &&
 		    !(opts & MTP_OPT_SINGLE) &&
 		    address == MTP_ALL_ONES && rsize == MTP_ALL_ONES)
