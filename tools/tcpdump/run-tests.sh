@@ -19,6 +19,7 @@
 # 4. each golden and sample packet decoded alike by tcpdump and tshark;
 #    each MTP datagram decoded alike by tcpdump and the MTP module's codec
 #    (tests/mtp_decode.c with net/mtp/wire.c, compared by mtp_compare.py)
+#    and by a decoder written from the dissertation (tests/mtp_reference.py)
 # 5. a bounded fuzz run of the ASan build on mutated captures, XTP and MTP
 #
 # Variables: FUZZ_FILES (20), FUZZ_PACKETS (5000 per file), FUZZ_SEED (1);
@@ -173,6 +174,32 @@ if make -s -C "$t" B="$b" "$b/mtp_decode" >"$b/mtp_decode.log" 2>&1; then
 	done <"$b/mtp_compare.txt"
 else
 	result 1 "mtp_module_agrees" "mtp_decode did not build: $(head -1 "$b/mtp_decode.log")"
+fi
+
+# The module's codec and our printer could share a mistake: a decoder
+# written from the dissertation (tests/mtp_reference.py, nothing of the
+# project's code) decodes the same datagrams, one result per capture: the
+# MTP vectors, each of them cut by the capture at every header byte, 4 x
+# 2500 mutated datagrams, and the committed captures with UDP in them.
+mkdir -p "$b/ref"
+if python3 "$t/mtp_reference.py" --cuts "$b/mtp.pcap" "$b/ref/mtp-cuts.pcap" \
+	>/dev/null 2>"$b/ref/mk.err" &&
+   python3 "$t/mkpcaps.py" mtpfuzz "$b/ref" 4 2500 "${FUZZ_SEED:-1}" \
+	"$b/mtp.pcap" 2>>"$b/ref/mk.err"; then
+	caps=("$b/mtp.pcap" "$b/ref/mtp-cuts.pcap" "$b"/ref/mtpfuzz-*.pcap)
+	for f in "$t"/*.pcap; do
+		[ -n "$("$td" -nn -r "$f" -c 1 udp 2>/dev/null)" ] && caps+=("$f")
+	done
+	python3 "$t/mtp_reference.py" --summary "$td" "${caps[@]}" \
+		>"$b/mtp_reference.txt" 2>"$b/mtp_reference.err"
+	[ -s "$b/mtp_reference.txt" ] ||
+		echo "0	mtp_reference	$(tail -1 "$b/mtp_reference.err")" >"$b/mtp_reference.txt"
+	while IFS=$'\t' read -r ok pcap why; do
+		result $((1 - ok)) "mtp_reference_agrees_$(basename "$pcap" .pcap)" \
+			"$([ "$ok" = 1 ] || echo "$why")"
+	done <"$b/mtp_reference.txt"
+else
+	result 1 "mtp_reference_agrees" "captures: $(tail -1 "$b/ref/mk.err")"
 fi
 
 # --- 5. sanitizers and fuzzing ----------------------------------------------
