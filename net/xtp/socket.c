@@ -157,36 +157,39 @@ static int xtp_connect(struct socket *sock, struct sockaddr *uaddr,
 	struct sockaddr_in *sin = (struct sockaddr_in *)uaddr;
 	struct sock *sk = sock->sk;
 	struct xtp_sock *xs = xtp_sk(sk);
+	bool again = false;
 	long timeo;
 	int err;
 
 	if (addr_len < sizeof(uaddr->sa_family))
 		return -EINVAL;
-	if (uaddr->sa_family != AF_INET)
-		return -EAFNOSUPPORT;
-	if (addr_len < sizeof(*sin))
-		return -EINVAL;
 
+	/* As TCP: the state decides before the address is looked at. */
 	lock_sock(sk);
 	switch (sk->sk_state) {
 	case TCP_ESTABLISHED:
 	case TCP_TIME_WAIT:
+	case TCP_LISTEN:
 		err = -EISCONN;
 		goto out;
 	case TCP_SYN_SENT:
 		err = -EALREADY;
 		if (flags & O_NONBLOCK || xs->nb_connect)
 			goto out;
+		again = true;
 		break;
-	case TCP_LISTEN:
-		err = -EINVAL;
-		goto out;
 	case TCP_CLOSE:
 		/* A finished association cannot be reused. */
 		if (xs->released) {
 			err = -EISCONN;
 			goto out;
 		}
+		err = -EINVAL;
+		if (addr_len < sizeof(*sin))
+			goto out;
+		err = -EAFNOSUPPORT;
+		if (uaddr->sa_family != AF_INET)
+			goto out;
 		err = xtp_start_connect(sk, sin, xtp_defers_first(xs));
 		if (err)
 			goto out;
@@ -199,6 +202,9 @@ static int xtp_connect(struct socket *sock, struct sockaddr *uaddr,
 	}
 	timeo = sock_sndtimeo(sk, flags & O_NONBLOCK || xs->nb_connect);
 	err = xtp_wait_connect(sk, &timeo);
+	/* An earlier connect() is still under way: TCP says so on timeout. */
+	if (err == -EINPROGRESS && again)
+		err = -EALREADY;
 	if (err)
 		goto out;
 	if (sk->sk_state == TCP_CLOSE) {
@@ -640,7 +646,7 @@ static __poll_t xtp_poll(struct file *file, struct socket *sock,
 	if (READ_ONCE(sk->sk_err))
 		mask |= EPOLLERR;
 	if (state == TCP_CLOSE && !xs->released)
-		return mask | EPOLLOUT | EPOLLHUP;
+		return mask | EPOLLOUT | EPOLLWRNORM | EPOLLHUP;
 	if (!skb_queue_empty_lockless(&sk->sk_receive_queue) ||
 	    xtp_rcv_done(sk))
 		mask |= EPOLLIN | EPOLLRDNORM;
