@@ -140,9 +140,10 @@ ktap_check "RTT cache 10, decoupled: RTT updates >= 1/2 of SREQs, 4x starved" \
 ktap_check "decoupled: every ack request is an SREQ or an EDGE toggle" \
 	'[ $(( $(m fixed Sync Data_sreq_sent) + edge10 )) -ge 60 ]'
 
-# FASTNAK: the receiver's first ECNTL comes before the SREQ that ends the
-# damaged burst, i.e. echoes an older SYNC than the one it answers with
-# FASTNAK off.
+# XTPSOCK_FASTNAK (xtpsend --fastnak sets it on the sender): the
+# receiver's first ECNTL comes before the SREQ that ends the damaged
+# burst, i.e. echoes an older SYNC than the one it answers with FASTNAK
+# off.
 fastnak_echo() {
 	local name=$1 flags=$2
 	drop_nth 10
@@ -158,9 +159,9 @@ fastnak_echo() {
 e_off=$(fastnak_echo nofnk "")
 e_on=$(fastnak_echo fnk "--fastnak")
 ktap_print_msg "first ECNTL echoes SYNC $e_off without FASTNAK, $e_on with it"
-ktap_check "FASTNAK off by default: no FSN option on the wire" \
+ktap_check "XTPSOCK_FASTNAK off by default: no FSN option on the wire" \
 	'! grep -q "FSN" "$OUT/nofnk.txt" && grep -q "^c>s D .*FSN" "$OUT/fnk.txt"'
-ktap_check "FASTNAK: the gap is reported before the burst's SREQ" \
+ktap_check "XTPSOCK_FASTNAK: the gap is reported before the burst's SREQ" \
 	'[ -n "$e_off" ] && [ -n "$e_on" ] && [ "$e_on" -lt "$e_off" ]'
 dflt=$(ip netns exec "$NS_C" sysctl -n net.xtp.cc)
 ip netns exec "$NS_C" sysctl -qw net.xtp.cc=4 2>/dev/null
