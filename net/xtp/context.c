@@ -64,7 +64,7 @@ void xtp_ctx_init(struct sock *sk)
 	INIT_HLIST_NODE(&xs->port_node);
 	INIT_LIST_HEAD(&xs->accept_queue);
 	INIT_LIST_HEAD(&xs->accept_node);
-	xs->accept_len = 0;
+	WRITE_ONCE(sk->sk_ack_backlog, 0);
 	xs->listener = NULL;
 	xs->first_pending = 0;
 	xs->first_sent = 0;
@@ -177,17 +177,26 @@ static struct hlist_head *xtp_port_head(struct xtp_net *xn, u16 port)
 	return &xn->ports[port % XTP_PORT_HASH_SIZE];
 }
 
-static bool xtp_port_conflict(struct xtp_net *xn, __be32 addr, u16 port)
+/*
+ * Does a socket on @port and @addr clash with @sk?  As for TCP, two sockets
+ * that both set SO_REUSEADDR share a port unless the other one listens; an
+ * ephemeral port (@sk NULL) is only one that nobody holds.
+ */
+static bool xtp_port_conflict(struct xtp_net *xn, const struct sock *sk,
+			      __be32 addr, u16 port)
 {
 	struct sock *other;
 
 	hlist_for_each_entry(other, xtp_port_head(xn, port),
 			     sk_bind_node) {
-		if (inet_sk(other)->inet_num != port)
+		if (other == sk || inet_sk(other)->inet_num != port)
 			continue;
-		if (!other->sk_rcv_saddr || !addr ||
-		    other->sk_rcv_saddr == addr)
-			return true;
+		if (other->sk_rcv_saddr && addr && other->sk_rcv_saddr != addr)
+			continue;
+		if (sk && sk->sk_reuse && other->sk_reuse &&
+		    other->sk_state != TCP_LISTEN)
+			continue;
+		return true;
 	}
 	return false;
 }
@@ -215,12 +224,12 @@ int xtp_port_bind(struct sock *sk, __be32 addr, u16 port)
 		for (; remaining > 0; remaining--, offset++) {
 			port = low + offset % (high - low + 1);
 			if (!inet_is_local_reserved_port(net, port) &&
-			    !xtp_port_conflict(xn, addr, port))
+			    !xtp_port_conflict(xn, NULL, addr, port))
 				break;
 		}
 		if (!remaining)
 			err = -EADDRNOTAVAIL;
-	} else if (xtp_port_conflict(xn, addr, port)) {
+	} else if (xtp_port_conflict(xn, sk, addr, port)) {
 		err = -EADDRINUSE;
 	}
 	if (!err) {
@@ -229,6 +238,30 @@ int xtp_port_bind(struct sock *sk, __be32 addr, u16 port)
 		sk->sk_rcv_saddr = addr;
 		inet_sk(sk)->inet_saddr = addr;
 		sk_add_bind_node(sk, xtp_port_head(xn, port));
+	}
+	spin_unlock_bh(&xn->port_lock);
+	return err;
+}
+
+/**
+ * xtp_port_listen - make a bound socket a listener
+ * @sk: the socket, bound, locked
+ *
+ * Sockets that share the port through SO_REUSEADDR may not listen side by
+ * side: the check and the state change happen under the port lock.
+ *
+ * Return: 0 or -EADDRINUSE.
+ */
+int xtp_port_listen(struct sock *sk)
+{
+	struct xtp_net *xn = xtp_net(sock_net(sk));
+	u16 port = inet_sk(sk)->inet_num;
+	int err = -EADDRINUSE;
+
+	spin_lock_bh(&xn->port_lock);
+	if (!xtp_port_conflict(xn, sk, sk->sk_rcv_saddr, port)) {
+		inet_sk_set_state(sk, TCP_LISTEN);
+		err = 0;
 	}
 	spin_unlock_bh(&xn->port_lock);
 	return err;

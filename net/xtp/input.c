@@ -350,7 +350,8 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 		kfree_skb(skb);
 		return;
 	}
-	if (lxs->accept_len >= READ_ONCE(sk->sk_max_ack_backlog)) {
+	/* As TCP, a backlog of N holds N + 1 (sk_acceptq_is_full()). */
+	if (sk_acceptq_is_full(sk)) {
 		XTP_INC_STATS(net, XTP_MIB_LISTENOVERFLOW);
 		kfree_skb(skb);
 		return;
@@ -421,7 +422,7 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 
 	xs->listener = sk;
 	list_add_tail(&xs->accept_node, &lxs->accept_queue);
-	lxs->accept_len++;
+	sk_acceptq_added(sk);
 	bh_unlock_sock(child);
 	sock_put(child);	/* the clone's reference for its caller */
 	sk->sk_data_ready(sk);

@@ -267,7 +267,9 @@ static int xtp_listen(struct socket *sock, int backlog)
 			if (err)
 				goto out;
 		}
-		inet_sk_set_state(sk, TCP_LISTEN);
+		err = xtp_port_listen(sk);
+		if (err)
+			goto out;
 	} else if (sk->sk_state != TCP_LISTEN) {
 		goto out;
 	}
@@ -314,7 +316,7 @@ static int xtp_accept(XTP_ACCEPT_ARGS)
 	}
 	xs = list_first_entry(&lxs->accept_queue, struct xtp_sock, accept_node);
 	list_del_init(&xs->accept_node);
-	lxs->accept_len--;
+	sk_acceptq_removed(sk);
 	child = &xs->inet.sk;
 	release_sock(sk);
 
@@ -705,7 +707,7 @@ static void xtp_listen_stop(struct sock *sk)
 	list_for_each_entry_safe(xs, tmp, &lxs->accept_queue, accept_node) {
 		child = &xs->inet.sk;
 		list_del_init(&xs->accept_node);
-		lxs->accept_len--;
+		sk_acceptq_removed(sk);
 		sock_hold(child);
 		/* Softirqs take the child's spinlock too: keep them off. */
 		local_bh_disable();

@@ -166,7 +166,6 @@ struct xtp_rtt_slot {
  * @atm: our ATM entry (responder side), released with the context
  * @accept_queue: listener: accepted contexts not yet taken by accept()
  * @accept_node: child: entry in the listener's @accept_queue
- * @accept_len: listener: length of @accept_queue
  * @listener: child: the listener while queued (no reference)
  * @assoc_type: &enum xtp_assoc_type
  * @teardown: &enum xtp_teardown
@@ -267,7 +266,6 @@ struct xtp_sock {
 	struct xtp_atm_entry *atm;
 	struct list_head accept_queue;
 	struct list_head accept_node;
-	unsigned int accept_len;
 	struct sock *listener;
 
 	u8 assoc_type;
@@ -478,6 +476,7 @@ int xtp_key_insert(struct sock *sk);
 void xtp_key_remove(struct sock *sk);
 struct sock *xtp_key_lookup(struct net *net, u64 key);
 int xtp_port_bind(struct sock *sk, __be32 addr, u16 port);
+int xtp_port_listen(struct sock *sk);
 void xtp_port_unbind(struct sock *sk);
 struct sock *xtp_listener_lookup(struct net *net, __be32 daddr, u16 port);
 void xtp_ctx_release(struct sock *sk);

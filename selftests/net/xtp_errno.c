@@ -273,7 +273,8 @@ static void seq_bad_address(struct rec *r, int port)
 	     connect(fd[2], NULL, sizeof(sin)));
 	CALL(r, "connect AF_UNSPEC (unconnected)",
 	     connect(fd[3], (struct sockaddr *)&unspec, sizeof(unspec)));
-	XFAIL(r, "net/xtp/socket.c:191: AF_UNSPEC is not a disconnect, EAFNOSUPPORT");
+	DOC(r, -1, EAFNOSUPPORT,
+	    "xtp.rst: there is no disconnect: connect() with AF_UNSPEC gives EAFNOSUPPORT");
 out:
 	close_all(fd, 8);
 }
@@ -290,12 +291,14 @@ static void seq_refused(struct rec *r, int port)
 	     connect_to(fd, "127.0.0.1", port));
 	VALUE(r, "SO_ERROR after refused blocking connect", so_error(fd));
 	MASK(r, "poll after refused blocking connect", fd);
-	XFAIL(r, "net/xtp/context.c:307: a refused context stays shut (SHUTDOWN_MASK); TCP's connect disconnects it");
+	DOC(r, POLLIN | POLLOUT | POLLHUP | POLLRDNORM | POLLWRNORM | POLLRDHUP, 0,
+	    "xtp.rst: a finished context, refused or not, stays shut both ways");
 	CALL(r, "getpeername after refusal",
 	     getpeername(fd, (struct sockaddr *)&peer, &len));
 	CALL(r, "connect again after refusal",
 	     connect_to(fd, "127.0.0.1", port));
-	XFAIL(r, "net/xtp/socket.c:182: a refused context is released (context.c:295) and cannot connect again");
+	DOC(r, -1, EISCONN,
+	    "xtp.rst: connect() on a finished context gives EISCONN");
 
 	nb = sock(r->p, SOCK_NONBLOCK);
 	SETUP(r, nb >= 0, "socket");
@@ -471,7 +474,7 @@ static void seq_listen(struct rec *r, int port)
 {
 	struct sockaddr_in sin;
 	socklen_t len = sizeof(sin);
-	int ls = -1, fresh = -1;
+	int ls = -1, fresh = -1, l0 = -1, c0 = -1;
 	char c = 'x';
 
 	ls = sock(r->p, 0);
@@ -494,8 +497,19 @@ static void seq_listen(struct rec *r, int port)
 	CALL(r, "shutdown(SHUT_RD) a listener", shutdown(ls, SHUT_RD));
 	MASK(r, "poll after shutting the listener", ls);
 	CALL(r, "accept after shutting the listener", accept(ls, NULL, NULL));
+
+	/* A backlog of 0 still holds one association (sk_acceptq_is_full). */
+	l0 = sock(r->p, 0);
+	c0 = sock(r->p, SOCK_NONBLOCK);
+	SETUP(r, l0 >= 0 && c0 >= 0 && !bind_to(l0, "127.0.0.1", port + 1),
+	      "socket, bind");
+	CALL(r, "listen(0)", listen(l0, 0));
+	CALL(r, "connect to a listen(0) listener",
+	     connect_to(c0, "127.0.0.1", port + 1));
+	add(r, "listen(0): one association waits for accept()", K_MASK,
+	    wait_mask(l0, POLLIN, WAIT_MS), 0);
 out:
-	close_all((int[]){ ls, fresh }, 2);
+	close_all((int[]){ ls, fresh, l0, c0 }, 4);
 }
 
 static void seq_bind(struct rec *r, int port)
@@ -524,7 +538,8 @@ static void seq_bind(struct rec *r, int port)
 	      "SO_REUSEADDR");
 	CALL(r, "bind same port, both SO_REUSEADDR (2)",
 	     bind_to(d, "127.0.0.1", port + 2));
-	XFAIL(r, "net/xtp/context.c:188: xtp_port_conflict() ignores SO_REUSEADDR");
+	CALL(r, "listen on one of two SO_REUSEADDR sockets", listen(c, 4));
+	CALL(r, "listen on the other", listen(d, 4));
 out:
 	close_all((int[]){ a, b, c, d }, 4);
 }
