@@ -4,7 +4,11 @@
 # boundaries (1424 bytes fit in a FIRST, 1448 in a DATA packet) up to
 # 10 MB, both directions with the DEFAULT service, client to server with
 # FILETRANSFER.  Each exchange compares sha256 sums of what was sent and
-# what arrived.
+# what arrived, and checks that both peers exited 0 and that an
+# association really opened (ActiveOpens on the client's side and
+# PassiveOpens on the server's each went up by one): with 0 bytes the
+# sums of an empty source and of the empty file the redirection creates
+# are equal whether anything ran or not.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -15,19 +19,38 @@ mkdir -p "$OUT"
 
 sha() { sha256sum <"$1" | cut -c1-64; }
 
-# transfer NAME SIZE REPLY-SIZE "CLIENT OPTS": 0 if both directions match
+# transfer NAME SIZE REPLY-SIZE "CLIENT OPTS": 0 if both directions match,
+# both programs succeeded and exactly one association opened; else 1, and
+# why on a diagnostic line.
 transfer() {
-	local name=$1 size=$2 rsize=$3 copts=$4 srv
+	local name=$1 size=$2 rsize=$3 copts=$4 srv crc srvrc a0 p0 a1 p1
 
 	head -c "$size" /dev/urandom >"$OUT/$name.up"
 	head -c "$rsize" /dev/urandom >"$OUT/$name.down"
 	ip netns exec "$NS_S" "$PEER" server -r "$OUT/$name.down" 9999 \
 		>"$OUT/$name.srv" 2>"$OUT/$name.err" &
 	srv=$!
-	wait_for 30 grep -q listening "$OUT/$name.err" || return 1
+	if ! wait_for 30 grep -q listening "$OUT/$name.err"; then
+		echo "# $name: the server did not listen"
+		kill $srv 2>/dev/null
+		wait $srv
+		return 1
+	fi
+	a0=$(snmp_get ActiveOpens "$NS_C")
+	p0=$(snmp_get PassiveOpens "$NS_S")
 	ip netns exec "$NS_C" "$PEER" client $copts 198.18.0.2 9999 \
 		<"$OUT/$name.up" >"$OUT/$name.cli" 2>>"$OUT/$name.err"
+	crc=$?
 	wait $srv
+	srvrc=$?
+	a1=$(snmp_get ActiveOpens "$NS_C")
+	p1=$(snmp_get PassiveOpens "$NS_S")
+	if [ $crc -ne 0 ] || [ $srvrc -ne 0 ] ||
+	   [ "$a1" != $((a0 + 1)) ] || [ "$p1" != $((p0 + 1)) ]; then
+		echo "# $name: client exit $crc, server exit $srvrc, ActiveOpens $a0 -> $a1, PassiveOpens $p0 -> $p1"
+		sed 's/^/# /' "$OUT/$name.err"
+		return 1
+	fi
 	[ "$(sha "$OUT/$name.up")" = "$(sha "$OUT/$name.srv")" ] &&
 	[ "$(sha "$OUT/$name.down")" = "$(sha "$OUT/$name.cli")" ]
 }
