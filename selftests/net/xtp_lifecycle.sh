@@ -15,24 +15,41 @@ mkdir -p "$OUT"
 refcnt() { cat /sys/module/xtp/refcnt 2>/dev/null || echo gone; }
 
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 8
 modprobe xtp
 xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
 
+# 20 MB through a 2 Mbit/s netem rate on the client's veth: at least 80 s
+# however fast the host, so the association is still transferring when
+# the test kills it a few seconds in (unshaped, a loaded run had sent it
+# all before the kill).
 head -c 20000000 /dev/zero >"$OUT/big"
+xtp_netem "$NS_C" veth-c rate 2mbit || ktap_exit_fail_msg "netem rate failed"
 ip netns exec "$NS_S" "$PEER" server 9999 >/dev/null 2>"$OUT/srv.err" &
 srv=$!
 wait_for 30 grep -q listening "$OUT/srv.err"
 ip netns exec "$NS_C" "$PEER" client 198.18.0.2 9999 <"$OUT/big" \
 	>/dev/null 2>&1 &
 cli=$!
-wait_for 60 bash -c "[ \$(ip netns exec $NS_S awk '\$1==\"InPkts\"{print \$2}' /proc/net/xtp/snmp) -gt 200 ]"
-ktap_check "a transfer is running (refcnt $(refcnt))" '[ "$(refcnt)" -ge 3 ]'
+# in_pkts_over N: the server's namespace has received more than N packets.
+in_pkts_over() { [ "$(snmp_get InPkts "$NS_S")" -gt "$1" ]; }
+wait_for 60 in_pkts_over 200
+running=$?
+ktap_check "a transfer is running (InPkts $(snmp_get InPkts "$NS_S"), refcnt $(refcnt))" \
+	'[ $running -eq 0 ] && [ "$(refcnt)" -ge 3 ]'
 rmmod xtp 2>/dev/null
 ktap_check "rmmod is refused while it runs" 'module_loaded xtp'
 
+# Still live when killed: both processes exist and the server keeps
+# receiving.
+i0=$(snmp_get InPkts "$NS_S")
+wait_for 30 in_pkts_over "$i0"
+flowing=$?
 kill -9 $srv $cli
+killed=$?
 wait $srv $cli 2>/dev/null
+ktap_check "the association was live when killed (kill $killed, InPkts still rising: $flowing)" \
+	'[ $killed -eq 0 ] && [ $flowing -eq 0 ]'
 xtp_ns_cleanup
 ktap_check "after kill and namespace deletion all contexts go (refcnt $(refcnt))" \
 	'wait_for 90 bash -c "[ \"\$(cat /sys/module/xtp/refcnt)\" = 0 ]"'
@@ -49,7 +66,9 @@ wait_for 30 grep -q listening "$OUT/srv2.err"
 ip netns exec "$NS_C" "$PEER" client -H -K 300 -C 2000 -T 100 \
 	198.18.0.2 9999 >/dev/null 2>"$OUT/cli2.err" &
 cli=$!
-wait_for 30 bash -c "[ \$(ip netns exec $NS_S awk '\$1==\"PassiveOpens\"{print \$2}' /proc/net/xtp/snmp) -ge 1 ]"
+passive_open() { [ "$(snmp_get PassiveOpens "$NS_S")" -ge 1 ]; }
+wait_for 30 passive_open ||
+	ktap_exit_fail_msg "keep-alive: the association did not open"
 ip -n "$NS_S" link set veth-s down
 start=$SECONDS
 wait $cli
