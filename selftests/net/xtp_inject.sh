@@ -32,7 +32,9 @@ xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
 trap 'kill $srv $cli 2>/dev/null; xtp_ns_cleanup' EXIT
 
 start_capture "$NS_S" veth-s "$OUT/setup.pcap"
-ip netns exec "$NS_S" "$PEER" server 9999 >"$OUT/srv" 2>"$OUT/srv.err" &
+# -S: the server writes what it reads at once, so $OUT/srv shows what
+# the injected packets put into the stream while the association lives.
+ip netns exec "$NS_S" "$PEER" server -S 9999 >"$OUT/srv" 2>"$OUT/srv.err" &
 srv=$!
 wait_for 30 grep -q listening "$OUT/srv.err"
 ip netns exec "$NS_C" "$PEER" client -H -T 60 198.18.0.2 9999 \
@@ -57,8 +59,13 @@ wait_for 30 bash -c "[ \$(ip netns exec $NS_S awk '\$1==\"InPkts\"{print \$2}' /
 wait_for 30 bash -c "[ \$(ip netns exec $NS_S awk '\$1==\"OutPkts\"{print \$2}' /proc/net/xtp/snmp) -ge $((o0 + 2)) ]"
 ktap_check "EDGE unchanged: no answer; toggled back: one (out $(( $(out_pkts) - o0 )))" \
 	'[ "$(out_pkts)" = $((o0 + 2)) ]'
-ktap_check "the injected data reached the stream in order" \
-	'[ "$(ip netns exec $NS_S cat /proc/net/xtp/snmp | awk '"'"'$1=="RcvbufErrors"{print $2}'"'"')" = 0 ] && [ "$(in_pkts)" = $((i0 + 3)) ]'
+# Each injected DATA packet carries "data": three in sequence make the
+# server read exactly "datadatadata".
+srv_has() { [ "$(stat -c %s "$OUT/srv")" -ge "$1" ]; }
+wait_for 30 srv_has 12
+ktap_check "the injected data reached the stream in order ($(stat -c %s "$OUT/srv") bytes: $(head -c 40 "$OUT/srv" | tr -c '[:print:]' .))" \
+	'[ "$(cat "$OUT/srv")" = datadatadata ] &&
+	 [ "$(snmp_get RcvbufErrors "$NS_S")" = 0 ] && [ "$(in_pkts)" = $((i0 + 3)) ]'
 snmp_is() { [ "$(snmp_get "$1" "$NS_S")" = "$2" ]; }
 
 # A RETURN key is only good from the context's peer.
@@ -70,7 +77,8 @@ ip netns exec "$NS_C" "$XTP_BINDIR/xtpinject" -t data -k "0x$KEY" -R -q 36 \
 	-o $EDGE -S 198.18.0.3 198.18.0.2 >/dev/null
 wait_for 30 snmp_is InPkts $((i0 + 1))
 ktap_check "RETURN key from another address: dropped, counted, unanswered" \
-	'snmp_is InBadPeer $((b0 + 1)) && [ "$(out_pkts)" = "$o0" ]'
+	'snmp_is InBadPeer $((b0 + 1)) && [ "$(out_pkts)" = "$o0" ] &&
+	 [ "$(cat "$OUT/srv")" = datadatadata ]'
 
 # The FIRST again while its association lives.
 "$XTP_BINDIR/xtp_pcap" "$OUT/setup.pcap" 198.18.0.1 1 "$OUT/first" >/dev/null

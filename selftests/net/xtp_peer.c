@@ -20,6 +20,8 @@
  *       -C MS               CTIMEOUT
  *       -H                  client: send nothing and keep the outbound
  *                           stream open, just read (an idle association)
+ *       -S                  server: write what arrives to stdout as it
+ *                           arrives, not once the stream has ended
  *
  * Errors print "error: <call>: <errno name>" and exit 1.
  */
@@ -38,6 +40,7 @@
 
 static int assoc, teardown, service, wclose_flag, no_atm, count = 1;
 static int use_sendto, timeout_s = 60, keepalive_ms, ctimeout_ms, hold;
+static int stream_out;
 static const char *reply;
 
 static void die(const char *what)
@@ -160,9 +163,19 @@ static int server(int port)
 		fd = accept(ls, NULL, NULL);
 		if (fd < 0)
 			die("accept");
-		len = read_all(fd, &in);
-		write_all(1, in, len);
-		free(in);
+		if (stream_out) {
+			char b[4096];
+			ssize_t n;
+
+			while ((n = read(fd, b, sizeof(b))) > 0)
+				write_all(1, b, n);
+			if (n < 0)
+				die("read");
+		} else {
+			len = read_all(fd, &in);
+			write_all(1, in, len);
+			free(in);
+		}
 		if (outlen)
 			send_all(fd, out, outlen, NULL);
 		close(fd);
@@ -211,7 +224,7 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return 2;
 	optind = 2;
-	while ((opt = getopt(argc, argv, "t:d:v:m:WAr:n:T:K:C:H")) != -1) {
+	while ((opt = getopt(argc, argv, "t:d:v:m:WAr:n:T:K:C:HS")) != -1) {
 		switch (opt) {
 		case 't': assoc = atoi(optarg); break;
 		case 'd': teardown = atoi(optarg); break;
@@ -225,6 +238,7 @@ int main(int argc, char **argv)
 		case 'K': keepalive_ms = atoi(optarg); break;
 		case 'C': ctimeout_ms = atoi(optarg); break;
 		case 'H': hold = 1; break;
+		case 'S': stream_out = 1; break;
 		default: return 2;
 		}
 	}
