@@ -73,10 +73,19 @@ n_in=$(ip netns exec $ns "$XTP_BINDIR/sockprobe" inet $SOCK_XTP 0 -- \
 n_out=$(snmp_get CurrSockets)
 ktap_check "a namespace has its own /proc/net/xtp (in=$n_in init=$n_out)" \
 	'[ "$n_in" = 1 ] && [ "$n_out" = 0 ]'
+# The socket is open in the namespace (CurrSockets 1 there) before and
+# after its name is deleted: the socket keeps the namespace alive; once
+# sockprobe closes it the namespace goes, its XTP state with it, and the
+# module's reference count returns to 0 (the unload below needs it).
+csocks() { awk '$1 == "CurrSockets" { printf "%s ", $2 }' /proc/net/xtp/snmp; }
+export -f csocks
 r=$(ip netns exec $ns "$XTP_BINDIR/sockprobe" inet $SOCK_XTP 0 -- \
-	ip netns delete $ns)
-ktap_check "deleting a namespace with an open socket is fine" \
-	'[ ! -e /run/netns/$ns ] && [ -e /proc/net/xtp/snmp ]'
+	bash -c "csocks; ip netns delete $ns && csocks")
+refcnt_zero() { [ "$(cat /sys/module/xtp/refcnt)" = 0 ]; }
+wait_for 30 refcnt_zero
+ktap_check "deleting a namespace with an open socket is fine (CurrSockets before, after: $r; refcnt $(cat /sys/module/xtp/refcnt))" \
+	'[ "$r" = "1 1 " ] && [ ! -e /run/netns/$ns ] && [ -e /proc/net/xtp/snmp ] &&
+	 refcnt_zero'
 ktap_test_result "unload after namespace teardown" unload_all
 
 r=$(sockprobe inet $SOCK_XTP 0 -- true)
