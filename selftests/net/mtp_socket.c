@@ -404,17 +404,24 @@ TEST_F(mtp, slow_app_asked_once)
 	struct sockaddr_in from;
 	struct mtp_info ri, fin;
 	char buf[64];
-	double t;
+	double t, end;
 
 	ASSERT_EQ(0, mtp_request(self->cli, &self->sa, &r, NULL, 0));
-	usleep(3000000);	/* the client repeats about five times */
+	/*
+	 * Until the server has sent four pending replies (the client
+	 * repeats every 0.5 s: about 2 s idle), not a fixed time that a
+	 * stalled guest may not fill; bounded well inside the 20 s expiry.
+	 */
+	end = mtp_now() + 15;
+	while (mtp_snmp("OutPending") < pend + 4 && mtp_now() < end)
+		usleep(50000);
 	ASSERT_EQ(0, mtp_recvinfo(self->srv, buf, sizeof(buf), &ri, &from,
 				  NULL, MSG_DONTWAIT));
 	t = mtp_now();
 	EXPECT_EQ(-1, mtp_recvinfo(self->srv, buf, sizeof(buf), &ri, &from,
 				   NULL, MSG_DONTWAIT));
 	EXPECT_EQ(EAGAIN, errno);
-	EXPECT_LE(pend + 3, mtp_snmp("OutPending"));
+	EXPECT_LE(pend + 4, mtp_snmp("OutPending"));
 	/* Read and not answered: asked again, but not before a second. */
 	ASSERT_EQ(0, mtp_recvinfo(self->srv, buf, sizeof(buf), &ri, &from,
 				  NULL, 0));
