@@ -17,13 +17,17 @@
 # 16.2 Mbit/s and XTP alone 14.0 Mbit/s (the go-back module; XTP is held
 # by the CPU and by its 90 KB window over 40 ms, at most 18 Mbit/s): the
 # emulator, not the qdisc, was the bottleneck.  The rate is therefore
-# 8 Mbit/s (XTP_FAIR_RATE overrides), which either flow alone exceeds, and
-# the output says what each flow got alone.
+# 4 Mbit/s (XTP_FAIR_RATE overrides), which either flow alone exceeds, and
+# the output says what each flow got alone.  It was 8 Mbit/s: half of what
+# TCP reached on an idle host, so a host whose other load takes half the
+# emulator's CPU (a kernel build on the other core) brought TCP alone to
+# the 0.5 x RATE bound; at 4 Mbit/s a quarter of the idle speed fills it.
 #
 # Runs: TCP alone, XTP alone, then both together, first with the module's
 # default controller, then with XTPSOCK_CONGESTION set to each other one
-# (XTP_CC_SCC, XTP_CC_NEWRENO, XTP_CC_VENO).  A controller the module rejects (ENOPROTOOPT or EINVAL,
-# `xtpsend -O --cc=...` exits 3) is reported as skipped.  Goodput is
+# (XTP_CC_SCC, XTP_CC_NEWRENO, XTP_CC_VENO).  A controller the module
+# rejects (ENOPROTOOPT or EINVAL, `xtpsend -O --cc=...` exits 3) fails
+# that controller's checks.  Goodput is
 # measured at the receivers (xtprecv -i progress lines) over the same
 # interval, after a warm-up.
 #
@@ -34,17 +38,13 @@
 # Jain's index itself is only reported (DESIGN.md §8 sets 0.9 as the
 # benchmark's target, not this test's).  Veno's shared run must take most
 # of its window cuts for congestion: the queue is what drops here.
-#
-# A module from before issue 4 (XTPSOCK_CONGESTION rejected) stalls for
-# good after a lost DATA packet whose later SREQs are answered; its XTP
-# flow runs with SO_KEEPALIVE and a 300 ms CTIMER (xtpsend -k
-# --ctimer=300), as in xtp_loss.sh.
+
 set -u
 . "$(dirname "$0")/prog_lib.sh"
 
 OUT=${XTP_OUT:-/tmp}/xtp_fair
 B=$XTP_BINDIR
-RATE=${XTP_FAIR_RATE:-8}
+RATE=${XTP_FAIR_RATE:-4}
 ALONE=12
 BOTH=25
 WARM=4
@@ -170,37 +170,28 @@ PIDS=
 shape || ktap_exit_fail_msg "netem/tbf setup failed"
 echo "# bottleneck: tbf $RATE Mbit/s, netem 20 ms each way (40 ms RTT)"
 
-RESCUE=
-ip netns exec "$NS_C" "$B/xtpsend" -O --cc=scc 2>/dev/null
-if [ $? -eq 3 ]; then
-	RESCUE="-k --ctimer=300"
-	echo "# module without issue 4 (XTPSOCK_CONGESTION rejected): XTP uses $RESCUE against the known stall"
-fi
-
 TCP_ALONE=$(alone tcp tcp.alone)
 echo "# TCP alone: $TCP_ALONE Mbit/s"
 ktap_check "TCP alone fills the bottleneck but not more (0.5..1.1 x $RATE Mbit/s)" \
 	'ge "$TCP_ALONE" "$(echo "$RATE" | awk "{ print \$1 * 0.5 }")" &&
 	 ge "$(echo "$RATE" | awk "{ print \$1 * 1.1 }")" "$TCP_ALONE"'
 
-# shellcheck disable=SC2086
-shared default "default controller" $RESCUE
+shared default "default controller"
 # The other controllers; the default one has just run.
 dflt=$(ip netns exec "$NS_C" sysctl -n net.xtp.cc 2>/dev/null)
 for cc in scc newreno veno; do
 	[ "$cc" = "$(cc_name "$dflt")" ] && continue
 	ip netns exec "$NS_C" "$B/xtpsend" -O --cc=$cc 2>"$OUT/$cc.optcheck"
-	case $? in
+	optrc=$?
+	case $optrc in
 	0)
 		# shellcheck disable=SC2086
 		shared "$cc" "--cc=$cc" --cc=$cc ;;
-	3)
-		ktap_test_skip "--cc=$cc: XTP and TCP both make progress (the module rejects XTPSOCK_CONGESTION=$cc)"
-		ktap_test_skip "--cc=$cc: TCP is not starved (the module rejects XTPSOCK_CONGESTION=$cc)" ;;
 	*)
+		# 3: the module rejects XTPSOCK_CONGESTION=$cc.
 		sed 's/^/# /' "$OUT/$cc.optcheck"
-		ktap_test_fail "--cc=$cc: XTP and TCP both make progress (xtpsend -O failed)"
-		ktap_test_fail "--cc=$cc: TCP is not starved (xtpsend -O failed)" ;;
+		ktap_test_fail "--cc=$cc: XTP and TCP both make progress (xtpsend -O --cc=$cc exits $optrc)"
+		ktap_test_fail "--cc=$cc: TCP is not starved (XTPSOCK_CONGESTION=$cc not accepted)" ;;
 	esac
 done
 
