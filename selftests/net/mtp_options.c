@@ -1,0 +1,1061 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every MTP option, flag, sysctl and counter that mtp.rst documents, moved
+ * and its effect observed.  Each test runs in a network namespace of its
+ * own (unshare in the fixture's setup, loopback up), so the net.mtp.*
+ * sysctls start at their defaults and the /proc/net/mtp/snmp counters move
+ * only with what the test does: deltas can be exact.
+ *
+ * Where the other end has to misbehave (drop one answer, send more than
+ * was asked, answer only "pending", or show exactly what goes on the
+ * wire), it is a plain UDP socket that speaks the header mtp.rst draws
+ * ("raw peer", encoded here independently of net/mtp/wire.c).
+ */
+#include <fcntl.h>
+#include <net/if.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "mtp_selftest.h"
+
+#define LO		"127.0.0.1"
+#define HDR		28
+#define OPT_SINGLE	0x01
+#define OPT_NOPAYLOAD	0x02
+#define OPT_SUPPRESS	0x08
+
+/* ---- namespace, sysctls, counters ---------------------------------------- */
+
+static int set_sysctl(const char *name, long val)
+{
+	char path[128];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/mtp/%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	ok = fprintf(f, "%ld\n", val) > 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+static long get_sysctl(const char *name)
+{
+	char path[128];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/mtp/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* Wait (bounded) until counter NAME is at least WANT; return it. */
+static long snmp_wait_ge(const char *name, long want, double secs)
+{
+	double end = mtp_now() + secs;
+	long v;
+
+	while ((v = mtp_snmp(name)) < want && mtp_now() < end)
+		usleep(10000);
+	return v;
+}
+
+static int mtp_bound(struct sockaddr_in *sa)
+{
+	struct sockaddr_in a = mtp_addr(LO, 0);
+	socklen_t l = sizeof(*sa);
+	int fd = socket(AF_INET, SOCK_MTP, 0);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(fd, (struct sockaddr *)sa, &l))
+		return -1;
+	mtp_rcvtimeo(fd, 20);
+	return fd;
+}
+
+static int udp_bound(struct sockaddr_in *sa)
+{
+	struct sockaddr_in a = mtp_addr(LO, 0);
+	socklen_t l = sizeof(*sa);
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(fd, (struct sockaddr *)sa, &l))
+		return -1;
+	mtp_rcvtimeo(fd, 20);
+	return fd;
+}
+
+static u_int32_t last_reqid(int fd)
+{
+	u_int32_t id = 0;
+	socklen_t l = sizeof(id);
+
+	getsockopt(fd, SOL_MTP, MTP_LAST_REQID, &id, &l);
+	return id;
+}
+
+FIXTURE(ns) {
+	int unused;
+};
+
+FIXTURE_SETUP(ns)
+{
+	struct ifreq ifr = {};
+	int fd;
+
+	ASSERT_EQ(0, unshare(CLONE_NEWNET));
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	ASSERT_LE(0, fd);
+	strcpy(ifr.ifr_name, "lo");
+	ASSERT_EQ(0, ioctl(fd, SIOCGIFFLAGS, &ifr));
+	ifr.ifr_flags |= IFF_UP;
+	ASSERT_EQ(0, ioctl(fd, SIOCSIFFLAGS, &ifr));
+	close(fd);
+	/* the first MTP socket loads the module */
+	fd = socket(AF_INET, SOCK_MTP, 0);
+	ASSERT_LE(0, fd);
+	close(fd);
+	ASSERT_EQ(0, mtp_snmp("CurrSockets"));	/* a namespace of our own */
+}
+
+FIXTURE_TEARDOWN(ns)
+{
+}
+
+/* ---- the raw peer: the header of mtp.rst, big-endian ---------------------- */
+
+struct hdr {
+	unsigned char ver, appver, options, error, response, action, flag;
+	unsigned char shift;
+	u_int32_t reqid, channel, address, rsize;
+	unsigned short limit, tag;
+};
+
+static void put32(unsigned char *b, u_int32_t v)
+{
+	b[0] = v >> 24;
+	b[1] = v >> 16;
+	b[2] = v >> 8;
+	b[3] = v;
+}
+
+static u_int32_t get32(const unsigned char *b)
+{
+	return (u_int32_t)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
+}
+
+static void hdr_put(unsigned char *b, const struct hdr *h)
+{
+	b[0] = 0x30;
+	b[1] = h->appver;
+	b[2] = h->options;
+	b[3] = h->error;
+	b[4] = h->response;
+	b[5] = h->action;
+	b[6] = h->flag;
+	b[7] = h->shift;
+	put32(b + 8, h->reqid);
+	put32(b + 12, h->channel);
+	put32(b + 16, h->address);
+	put32(b + 20, h->rsize);
+	b[24] = h->limit >> 8;
+	b[25] = h->limit;
+	b[26] = h->tag >> 8;
+	b[27] = h->tag;
+}
+
+static void hdr_get(const unsigned char *b, struct hdr *h)
+{
+	h->ver = b[0];
+	h->appver = b[1];
+	h->options = b[2];
+	h->error = b[3];
+	h->response = b[4];
+	h->action = b[5];
+	h->flag = b[6];
+	h->shift = b[7];
+	h->reqid = get32(b + 8);
+	h->channel = get32(b + 12);
+	h->address = get32(b + 16);
+	h->rsize = get32(b + 20);
+	h->limit = b[24] << 8 | b[25];
+	h->tag = b[26] << 8 | b[27];
+}
+
+static ssize_t raw_send(int u, const struct sockaddr_in *to, const struct hdr *h,
+			const void *data, size_t n)
+{
+	unsigned char b[HDR + 16384];
+
+	hdr_put(b, h);
+	if (n)
+		memcpy(b + HDR, data, n);
+	return sendto(u, b, HDR + n, 0, (const struct sockaddr *)to,
+		      sizeof(*to));
+}
+
+/* One datagram from U within SECS: its header in *H; payload length or -1. */
+static ssize_t raw_recv(int u, struct hdr *h, void *data, size_t cap,
+			struct sockaddr_in *from, int ms)
+{
+	unsigned char b[HDR + 65536];
+	struct pollfd p = { u, POLLIN, 0 };
+	socklen_t l = sizeof(*from);
+	struct sockaddr_in dummy;
+	ssize_t n;
+
+	if (poll(&p, 1, ms) != 1)
+		return -1;
+	n = recvfrom(u, b, sizeof(b), 0, (struct sockaddr *)(from ?: &dummy),
+		     &l);
+	if (n < HDR)
+		return -1;
+	hdr_get(b, h);
+	n -= HDR;
+	if (data)
+		memcpy(data, b + HDR, n < (ssize_t)cap ? n : cap);
+	return n;
+}
+
+/*
+ * A raw server for one MTP client transaction: answers each request with
+ * the bytes of OBJ it asks for (its rsize and limit, our limit), in
+ * datagrams of the size it asks for, or misbehaves as told.
+ */
+struct raw_srv {
+	int u;
+	const char *obj;
+	u_int32_t len;
+	unsigned short limit;	/* our limit field, 512-byte units */
+	int limit_dgram;	/* limit: the first request's datagram size */
+	int drop_tag;		/* leave the first request with it unanswered */
+	int blast;		/* answer the first request with everything */
+	int pending_only;	/* answer every request with MTP_RES_PENDING */
+	/* what happened */
+	int requests, pendings, dropped, answered;
+};
+
+static void raw_serve_one(struct raw_srv *s)
+{
+	struct sockaddr_in from;
+	struct hdr q, a;
+	u_int32_t n, off, want;
+	char pl[1100];
+
+	if (raw_recv(s->u, &q, pl, sizeof(pl), &from, 0) < 0 ||
+	    q.response || q.error)
+		return;
+	s->requests++;
+	a = q;
+	a.options = 0;
+	a.shift = 0;
+	if (s->pending_only) {
+		a.response = MTP_RES_PENDING;	/* echoes address, rsize, tag */
+		if (raw_send(s->u, &from, &a, NULL, 0) > 0)
+			s->pendings++;
+		return;
+	}
+	if (q.address >= s->len)
+		return;
+	if (s->limit_dgram && !s->limit && q.shift)
+		s->limit = (1U << q.shift) / 512;
+	if (s->drop_tag && q.tag == s->drop_tag && !s->dropped) {
+		s->dropped = 1;
+		return;
+	}
+	want = s->len - q.address;
+	if (!(s->blast && s->answered == 0)) {
+		if (q.rsize && q.rsize < want)
+			want = q.rsize;
+		if (q.limit && q.limit * 512U < want)
+			want = q.limit * 512U;
+		if (s->limit && s->limit * 512U < want)
+			want = s->limit * 512U;
+	}
+	a.response = MTP_RES_REPLY;
+	a.limit = s->limit;
+	for (off = 0; off < want; off += n) {
+		n = want - off;
+		if (q.shift && n > 1U << q.shift)
+			n = 1U << q.shift;
+		a.address = q.address + off;
+		a.rsize = s->len - a.address;
+		raw_send(s->u, &from, &a, s->obj + a.address, n);
+	}
+	s->answered++;
+}
+
+/*
+ * Run S against the MTP client CLI until its transaction ends: the data
+ * in OUT (from object address 0), the completion in *FIN.  Returns the
+ * bytes received, or -1.
+ */
+static long raw_fetch(struct raw_srv *s, int cli, char *out, size_t outlen,
+		      struct mtp_info *fin, double secs)
+{
+	double end = mtp_now() + secs;
+	long got = 0;
+
+	while (mtp_now() < end) {
+		struct pollfd p[2] = { { s->u, POLLIN, 0 },
+				       { cli, POLLIN, 0 } };
+
+		if (poll(p, 2, 200) <= 0)
+			continue;
+		if (p[0].revents & POLLIN)
+			raw_serve_one(s);
+		if (p[1].revents & POLLIN) {
+			int flags = 0;
+			ssize_t n = mtp_recvinfo(cli, out + got, outlen - got,
+						 fin, NULL, &flags, 0);
+
+			if (n < 0)
+				return -1;
+			if (n && fin->address != (u_int32_t)got)
+				return -1;	/* not in object order */
+			got += n;
+			if (flags & MSG_EOR)
+				return got;
+		}
+	}
+	return -1;
+}
+
+static void fill(char *obj, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		obj[i] = (char)(i * seed + (i >> 9));
+}
+
+/* ---- single exchange: exact counter deltas -------------------------------- */
+
+static const char *const one_names[] = {
+	"OutRequests", "InRequests", "OutResponses", "InResponses",
+	"OutErrors", "OutRepeats", "TxnStarted", "TxnDone", "InDatagrams",
+};
+
+/*
+ * One single-datagram transaction answered by the application with an
+ * MTP_RESPOND control message: OutRequests, InRequests, OutResponses,
+ * InResponses +1 each, OutErrors and OutRepeats unchanged.
+ */
+TEST_F(ns, single_exchange_counters)
+{
+	/* expected deltas, in the order of one_names[] */
+	static const long want[] = { 1, 1, 1, 1, 0, 0, 1, 1, 2 };
+	struct mtp_request r = { .action = MTP_ACT_APP,
+				 .flags = MTP_REQ_SINGLE,
+				 .repeat = 20000, .expire = 30000 };
+	struct mtp_response a = { .response = MTP_RES_REPLY };
+	struct sockaddr_in ss, cs, from;
+	struct mtp_info info;
+	long before[9];
+	char buf[32];
+	unsigned int i;
+	int srv = mtp_bound(&ss), cli = mtp_bound(&cs);
+
+	ASSERT_LE(0, srv);
+	ASSERT_LE(0, cli);
+	for (i = 0; i < 9; i++)
+		before[i] = mtp_snmp(one_names[i]);
+	ASSERT_EQ(3, mtp_request(cli, &ss, &r, "abc", 3));
+	ASSERT_EQ(3, mtp_recvinfo(srv, buf, sizeof(buf), &info, &from, NULL,
+				  0));
+	a.reqid = info.reqid;
+	a.action = info.action;
+	ASSERT_EQ(4, mtp_respond(srv, &from, &a, "defg", 4));
+	ASSERT_EQ(4, mtp_recvinfo(cli, buf, sizeof(buf), &info, NULL, NULL,
+				  0));
+	EXPECT_TRUE(info.flags & MTP_INFO_FINAL);
+	for (i = 0; i < 9; i++) {
+		const char *name = one_names[i];
+
+		EXPECT_EQ(before[i] + want[i], mtp_snmp(name))
+			TH_LOG("counter %s", name ? name : "?");
+	}
+}
+
+/*
+ * OutErrors: a request that cannot be sent (no route to 198.18.0.1 in a
+ * namespace with only loopback) is counted there, once per datagram.
+ */
+TEST_F(ns, out_errors_no_route)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP, .repeat = 20000,
+				 .expire = 30000 };
+	struct sockaddr_in to = mtp_addr("198.18.0.1", 9), cs;
+	long err = mtp_snmp("OutErrors"), out = mtp_snmp("OutRequests");
+	struct mtp_abort ab = { .level = MTP_ABORT_DESTROY };
+	int cli = mtp_bound(&cs);
+
+	ASSERT_LE(0, cli);
+	ASSERT_EQ(2, mtp_request(cli, &to, &r, "xy", 2));
+	EXPECT_EQ(err + 1, snmp_wait_ge("OutErrors", err + 1, 5));
+	/* it was built and counted as a request, but it did not leave */
+	EXPECT_EQ(out + 1, mtp_snmp("OutRequests"));
+	ab.reqid = last_reqid(cli);
+	EXPECT_EQ(0, setsockopt(cli, SOL_MTP, MTP_ABORT, &ab, sizeof(ab)));
+}
+
+/* ---- sysctls ------------------------------------------------------------- */
+
+/*
+ * net.mtp.max_txns: with max_txns = 3 the fourth concurrent transaction
+ * of a socket fails with ENOBUFS (and is not started); once one of them
+ * completes, a new one may start.
+ */
+TEST_F(ns, max_txns)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP,
+				 .flags = MTP_REQ_SINGLE,
+				 .repeat = 20000, .expire = 30000 };
+	struct mtp_response a = {};
+	struct sockaddr_in ss, cs, from, c2s;
+	struct mtp_info info;
+	long started;
+	char buf[16];
+	int c2, i, srv = mtp_bound(&ss), cli = mtp_bound(&cs);
+
+	ASSERT_LE(0, srv);
+	ASSERT_LE(0, cli);
+	EXPECT_EQ(256, get_sysctl("max_txns"));
+	ASSERT_EQ(0, set_sysctl("max_txns", 3));
+	started = mtp_snmp("TxnStarted");
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(1, mtp_request(cli, &ss, &r, "q", 1));
+	EXPECT_EQ(-1, mtp_request(cli, &ss, &r, "q", 1));
+	EXPECT_EQ(ENOBUFS, errno);
+	EXPECT_EQ(started + 3, mtp_snmp("TxnStarted"));
+	/* another socket has its own three */
+	c2 = mtp_bound(&c2s);
+	ASSERT_LE(0, c2);
+	EXPECT_EQ(1, mtp_request(c2, &ss, &r, "q", 1));
+	close(c2);
+	/* answer one of the three: the client may start another */
+	ASSERT_EQ(1, mtp_recvinfo(srv, buf, sizeof(buf), &info, &from, NULL,
+				  0));
+	a.reqid = info.reqid;
+	ASSERT_EQ(0, mtp_respond(srv, &from, &a, NULL, 0));
+	ASSERT_EQ(0, mtp_recvinfo(cli, buf, sizeof(buf), &info, NULL, NULL,
+				  0));
+	EXPECT_TRUE(info.flags & MTP_INFO_FINAL);
+	EXPECT_EQ(1, mtp_request(cli, &ss, &r, "q", 1));
+	EXPECT_EQ(-1, mtp_request(cli, &ss, &r, "q", 1));
+	EXPECT_EQ(ENOBUFS, errno);
+}
+
+/*
+ * net.mtp.expire_ms: a transaction with expire 0 to a silent server (a
+ * UDP socket that never reads) ends after about expire_ms with
+ * MTP_ERR_NET/MTP_ERR_NET_EXPIRE, counted in TxnExpired and TxnFailed.
+ */
+TEST_F(ns, expire_ms)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP };
+	long exp = mtp_snmp("TxnExpired"), fail = mtp_snmp("TxnFailed");
+	struct sockaddr_in us, cs;
+	struct mtp_info info;
+	int u = udp_bound(&us), cli = mtp_bound(&cs);
+	char buf[16];
+	double t0, dt;
+
+	ASSERT_LE(0, u);
+	ASSERT_LE(0, cli);
+	EXPECT_EQ(30000, get_sysctl("expire_ms"));
+	ASSERT_EQ(0, set_sysctl("expire_ms", 1500));
+	t0 = mtp_now();
+	ASSERT_EQ(0, mtp_request(cli, &us, &r, NULL, 0));
+	/* the completion is the event waited for (SO_RCVTIMEO 20 s) */
+	ASSERT_EQ(0, mtp_recvinfo(cli, buf, sizeof(buf), &info, NULL, NULL,
+				  0));
+	dt = mtp_now() - t0;
+	TH_LOG("expired after %.2f s, %u requests", dt, info.requests);
+	EXPECT_TRUE(info.flags & MTP_INFO_FINAL);
+	EXPECT_EQ(MTP_ERR_NET, info.error);
+	EXPECT_EQ(MTP_ERR_NET_EXPIRE, info.response);
+	EXPECT_LE(1.45, dt);
+	EXPECT_GE(12.0, dt);
+	EXPECT_EQ(exp + 1, mtp_snmp("TxnExpired"));
+	EXPECT_EQ(fail + 1, mtp_snmp("TxnFailed"));
+}
+
+/*
+ * net.mtp.repeat_ms: with repeat 0 a request to a silent server is
+ * repeated every repeat_ms (200 ms here, net.mtp.repeat_min_ms lowered
+ * to 100 so that the floor does not hide it): OutRepeats grows at about
+ * that rate, and the transaction's own count agrees.
+ */
+TEST_F(ns, repeat_ms)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP };
+	struct mtp_abort ab = { .level = MTP_ABORT_EXPIRE };
+	long rep0 = mtp_snmp("OutRepeats"), rep;
+	struct sockaddr_in us, cs;
+	struct mtp_info info;
+	int u = udp_bound(&us), cli = mtp_bound(&cs);
+	char buf[16];
+	double t0, per;
+
+	ASSERT_LE(0, u);
+	ASSERT_LE(0, cli);
+	EXPECT_EQ(1000, get_sysctl("repeat_ms"));
+	ASSERT_EQ(0, set_sysctl("repeat_min_ms", 100));
+	ASSERT_EQ(0, set_sysctl("repeat_ms", 200));
+	t0 = mtp_now();
+	ASSERT_EQ(0, mtp_request(cli, &us, &r, NULL, 0));
+	rep = snmp_wait_ge("OutRepeats", rep0 + 8, 20);
+	per = (mtp_now() - t0) / (rep - rep0);
+	TH_LOG("%ld repeats, one per %.0f ms", rep - rep0, per * 1000);
+	ASSERT_LE(rep0 + 8, rep);
+	/* timers do not fire early; a loaded host makes them late */
+	EXPECT_LE(0.18, per);
+	EXPECT_GE(0.45, per);	/* the default (1000) or the floor (500) fail */
+	ab.reqid = last_reqid(cli);
+	ASSERT_EQ(0, setsockopt(cli, SOL_MTP, MTP_ABORT, &ab, sizeof(ab)));
+	ASSERT_EQ(0, mtp_recvinfo(cli, buf, sizeof(buf), &info, NULL, NULL,
+				  0));
+	EXPECT_EQ(mtp_snmp("OutRepeats") - rep0, info.repeats);
+	EXPECT_EQ(info.requests - 1, info.repeats);
+}
+
+/* ---- MTP_ABORT: TxnAborted ------------------------------------------------ */
+
+TEST_F(ns, abort_counted)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP, .repeat = 20000,
+				 .expire = 30000 };
+	long ab0 = mtp_snmp("TxnAborted"), exp0 = mtp_snmp("TxnExpired");
+	struct mtp_abort ab = { .level = MTP_ABORT_DESTROY };
+	struct sockaddr_in us, cs;
+	int u = udp_bound(&us), cli = mtp_bound(&cs);
+
+	ASSERT_LE(0, u);
+	ASSERT_LE(0, cli);
+	ASSERT_EQ(0, mtp_request(cli, &us, &r, NULL, 0));
+	ab.reqid = last_reqid(cli);
+	EXPECT_EQ(0, setsockopt(cli, SOL_MTP, MTP_ABORT, &ab, sizeof(ab)));
+	EXPECT_EQ(ab0 + 1, mtp_snmp("TxnAborted"));
+	/* an unknown transaction or a bad level aborts nothing */
+	EXPECT_EQ(-1, setsockopt(cli, SOL_MTP, MTP_ABORT, &ab, sizeof(ab)));
+	EXPECT_EQ(ENOENT, errno);
+	ASSERT_EQ(0, mtp_request(cli, &us, &r, NULL, 0));
+	ab.reqid = last_reqid(cli);
+	ab.level = 9;
+	EXPECT_EQ(-1, setsockopt(cli, SOL_MTP, MTP_ABORT, &ab, sizeof(ab)));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(ab0 + 1, mtp_snmp("TxnAborted"));
+	ab.level = MTP_ABORT_EXPIRE;
+	EXPECT_EQ(0, setsockopt(cli, SOL_MTP, MTP_ABORT, &ab, sizeof(ab)));
+	EXPECT_EQ(ab0 + 2, mtp_snmp("TxnAborted"));
+	/* MTP_ABORT_EXPIRE ends it with ERR_NET_EXPIRE: also TxnExpired */
+	EXPECT_EQ(exp0 + 1, mtp_snmp("TxnExpired"));
+}
+
+/* ---- server side ---------------------------------------------------------- */
+
+/*
+ * MTP_SERVER_LIMIT: bytes the server sends per request.  A raw client asks
+ * for everything in 1 KiB datagrams without a limit of its own; the
+ * application answers with 64 KiB: with the limit at 4096 four datagrams
+ * go out (OutResponses +4), each carrying the limit (8 units); with the
+ * limit back at 0, 64 (the whole answer, under the 256-datagram cap).
+ */
+TEST_F(ns, server_limit)
+{
+	static char obj[65536];
+	struct sockaddr_in ss, us, from;
+	struct mtp_response a = {};
+	struct mtp_info info;
+	struct hdr q = { .action = MTP_ACT_DATA, .shift = 10 }, h;
+	int srv = mtp_bound(&ss), u = udp_bound(&us), lim, pass, n;
+	socklen_t l = sizeof(lim);
+	char buf[2048];
+	long out0;
+
+	ASSERT_LE(0, srv);
+	ASSERT_LE(0, u);
+	fill(obj, sizeof(obj), 13);
+	ASSERT_EQ(0, getsockopt(srv, SOL_MTP, MTP_SERVER_LIMIT, &lim, &l));
+	EXPECT_EQ(0, lim);
+	for (pass = 0; pass < 2; pass++) {
+		int want = pass ? 64 : 4;
+		u_int32_t got = 0;
+
+		lim = pass ? 0 : 4096;
+		ASSERT_EQ(0, setsockopt(srv, SOL_MTP, MTP_SERVER_LIMIT, &lim,
+					sizeof(lim)));
+		lim = -1;
+		l = sizeof(lim);
+		ASSERT_EQ(0, getsockopt(srv, SOL_MTP, MTP_SERVER_LIMIT, &lim,
+					&l));
+		EXPECT_EQ(pass ? 0 : 4096, lim);
+		q.reqid = 0x5100 + pass;
+		ASSERT_LT(0, raw_send(u, &ss, &q, NULL, 0));
+		ASSERT_EQ(0, mtp_recvinfo(srv, buf, sizeof(buf), &info, &from,
+					  NULL, 0));
+		EXPECT_EQ(q.reqid, info.reqid);
+		a.reqid = info.reqid;
+		a.rsize = sizeof(obj);
+		out0 = mtp_snmp("OutResponses");
+		ASSERT_EQ((ssize_t)sizeof(obj),
+			  mtp_respond(srv, &from, &a, obj, sizeof(obj)));
+		EXPECT_EQ(out0 + want, mtp_snmp("OutResponses"));
+		for (n = 0; n < want; n++) {
+			ssize_t k = raw_recv(u, &h, buf, sizeof(buf), NULL,
+					     5000);
+
+			ASSERT_EQ(1024, k);
+			EXPECT_EQ(MTP_RES_REPLY, h.response);
+			EXPECT_EQ(got, h.address);
+			EXPECT_EQ(sizeof(obj) - got, h.rsize);
+			EXPECT_EQ(pass ? 0 : 8, h.limit);
+			EXPECT_EQ(0, memcmp(buf, obj + got, k));
+			got += k;
+		}
+		EXPECT_EQ(-1, raw_recv(u, &h, buf, sizeof(buf), NULL, 100));
+	}
+}
+
+/*
+ * MTP_SERVER_LIMIT seen by an MTP client: it adopts the server's limit
+ * (MTP_INFO's limit), asks in subrequests no larger, and the object
+ * arrives whole.
+ */
+TEST_F(ns, server_limit_client)
+{
+	static char obj[40000], out[40000];
+	struct mtp_request r = { .action = MTP_ACT_DATA };
+	struct sockaddr_in ss, cs;
+	struct mtp_info fin;
+	int srv = mtp_bound(&ss), cli = mtp_bound(&cs), lim = 2048, asked = 0;
+	double end = mtp_now() + 30;
+	long got = 0;
+
+	ASSERT_LE(0, srv);
+	ASSERT_LE(0, cli);
+	fill(obj, sizeof(obj), 7);
+	ASSERT_EQ(0, setsockopt(srv, SOL_MTP, MTP_SERVER_LIMIT, &lim,
+				sizeof(lim)));
+	ASSERT_EQ(0, mtp_request(cli, &ss, &r, NULL, 0));
+	while (mtp_now() < end) {
+		struct pollfd p[2] = { { srv, POLLIN, 0 }, { cli, POLLIN, 0 } };
+
+		if (poll(p, 2, 200) <= 0)
+			continue;
+		if (p[0].revents & POLLIN) {
+			struct mtp_response a = {};
+			struct sockaddr_in from;
+			struct mtp_info ri;
+			char req[64];
+
+			ASSERT_LE(0, mtp_recvinfo(srv, req, sizeof(req), &ri,
+						  &from, NULL, 0));
+			asked++;
+			a.reqid = ri.reqid;
+			a.address = ri.address;
+			a.rsize = sizeof(obj) - ri.address;
+			mtp_respond(srv, &from, &a, obj + ri.address, a.rsize);
+		}
+		if (p[1].revents & POLLIN) {
+			int flags = 0;
+			ssize_t n = mtp_recvinfo(cli, out + got,
+						 sizeof(out) - got, &fin, NULL,
+						 &flags, 0);
+
+			ASSERT_LE(0, n);
+			got += n;
+			if (flags & MSG_EOR)
+				break;
+		}
+	}
+	ASSERT_EQ((long)sizeof(obj), got);
+	EXPECT_EQ(0, memcmp(obj, out, sizeof(obj)));
+	EXPECT_EQ(0, fin.error);
+	EXPECT_EQ(2048, fin.limit);
+	/* at most 2048 bytes per request: at least 20 of them */
+	EXPECT_LE(sizeof(obj) / 2048, fin.requests);
+	TH_LOG("requests %u repeats %u, application asked %d times",
+	       fin.requests, fin.repeats, asked);
+}
+
+/*
+ * MTP_RESP_NOCACHE: an answer with it is not kept, so a later subrequest
+ * it would have covered goes to the application again (CacheMisses +1,
+ * CacheHits unchanged, nothing kept in SrvCachedBytes); the same answer
+ * without it serves the subrequest from the kernel's copy (CacheHits +1,
+ * the application not asked).
+ */
+TEST_F(ns, resp_nocache)
+{
+	static char obj[8192];
+	struct sockaddr_in ss, us, from;
+	struct mtp_info info;
+	struct hdr q = { .action = MTP_ACT_DATA, .shift = 10, .limit = 2 };
+	struct hdr h;
+	char buf[2048];
+	int srv = mtp_bound(&ss), u = udp_bound(&us), nocache;
+
+	ASSERT_LE(0, srv);
+	ASSERT_LE(0, u);
+	fill(obj, sizeof(obj), 3);
+	for (nocache = 0; nocache < 2; nocache++) {
+		struct mtp_response a = { .rsize = sizeof(obj) };
+		long hit = mtp_snmp("CacheHits"), miss = mtp_snmp("CacheMisses");
+		long kept = mtp_snmp("SrvCachedBytes");
+
+		q.reqid = 0x7700 + nocache;
+		q.address = 0;
+		q.tag = 0;
+		ASSERT_LT(0, raw_send(u, &ss, &q, NULL, 0));
+		ASSERT_EQ(0, mtp_recvinfo(srv, buf, sizeof(buf), &info, &from,
+					  NULL, 0));
+		a.reqid = info.reqid;
+		a.flags = nocache ? MTP_RESP_NOCACHE : 0;
+		ASSERT_EQ((ssize_t)sizeof(obj),
+			  mtp_respond(srv, &from, &a, obj, sizeof(obj)));
+		ASSERT_EQ(1024, raw_recv(u, &h, buf, sizeof(buf), NULL, 5000));
+		EXPECT_EQ(0, h.address);
+		EXPECT_EQ(kept + (nocache ? 0 : (long)sizeof(obj)),
+			  mtp_snmp("SrvCachedBytes"));
+		/* the subrequest for the second KiB */
+		q.address = 1024;
+		q.rsize = 1024;
+		q.tag = 1;
+		ASSERT_LT(0, raw_send(u, &ss, &q, NULL, 0));
+		if (nocache) {
+			ASSERT_EQ(0, mtp_recvinfo(srv, buf, sizeof(buf), &info,
+						  &from, NULL, 0));
+			EXPECT_EQ(1024, info.address);
+			EXPECT_EQ(1024, info.rsize);
+			a.address = 1024;
+			a.rsize = sizeof(obj) - 1024;
+			ASSERT_LT(0, mtp_respond(srv, &from, &a, obj + 1024,
+						 a.rsize));
+		}
+		ASSERT_EQ(1024, raw_recv(u, &h, buf, sizeof(buf), NULL, 5000));
+		EXPECT_EQ(1024, h.address);
+		EXPECT_EQ(1, h.tag);
+		EXPECT_EQ(0, memcmp(buf, obj + 1024, 1024));
+		EXPECT_EQ(hit + !nocache, mtp_snmp("CacheHits"));
+		EXPECT_EQ(miss + nocache, mtp_snmp("CacheMisses"));
+		/* served from the copy: the application was not asked */
+		EXPECT_EQ(-1, mtp_recvinfo(srv, buf, sizeof(buf), &info, NULL,
+					   NULL, MSG_DONTWAIT));
+		q.rsize = 0;
+	}
+}
+
+/*
+ * MTP_RES_PENDING on the wire: a repeat of a request the application has
+ * not read yet is answered at once with an empty MTP_RES_PENDING reply
+ * echoing address, rsize and tag (OutPending +1); the first request gets
+ * none.  The application itself may not send MTP_RES_PENDING (EINVAL).
+ */
+TEST_F(ns, res_pending_wire)
+{
+	struct hdr q = { .action = MTP_ACT_DATA, .shift = 10, .limit = 4,
+			 .reqid = 0x9900, .address = 512, .rsize = 1500,
+			 .tag = 0 }, h;
+	struct mtp_response a = { .response = MTP_RES_PENDING };
+	long pend = mtp_snmp("OutPending"), in0 = mtp_snmp("InRequests");
+	struct sockaddr_in ss, us, from;
+	struct mtp_info info;
+	char buf[2048];
+	int srv = mtp_bound(&ss), u = udp_bound(&us);
+
+	ASSERT_LE(0, srv);
+	ASSERT_LE(0, u);
+	ASSERT_LT(0, raw_send(u, &ss, &q, NULL, 0));
+	ASSERT_EQ(in0 + 1, snmp_wait_ge("InRequests", in0 + 1, 5));
+	EXPECT_EQ(pend, mtp_snmp("OutPending"));
+	EXPECT_EQ(-1, raw_recv(u, &h, buf, sizeof(buf), NULL, 100));
+	ASSERT_LT(0, raw_send(u, &ss, &q, NULL, 0));		/* a repeat */
+	ASSERT_EQ(0, raw_recv(u, &h, buf, sizeof(buf), NULL, 5000));
+	EXPECT_EQ(0, h.error);
+	EXPECT_EQ(MTP_RES_PENDING, h.response);
+	EXPECT_EQ(q.reqid, h.reqid);
+	EXPECT_EQ(512, h.address);
+	EXPECT_EQ(1500, h.rsize);
+	EXPECT_EQ(q.tag, h.tag);
+	EXPECT_EQ(pend + 1, mtp_snmp("OutPending"));
+	/* the application sees the request once, and cannot say pending */
+	ASSERT_EQ(0, mtp_recvinfo(srv, buf, sizeof(buf), &info, &from, NULL,
+				  0));
+	a.reqid = info.reqid;
+	EXPECT_EQ(-1, mtp_recvinfo(srv, buf, sizeof(buf), &info, NULL, NULL,
+				   MSG_DONTWAIT));
+	EXPECT_EQ(-1, mtp_respond(srv, &from, &a, NULL, 0));
+	EXPECT_EQ(EINVAL, errno);
+	a.response = MTP_RES_REPLY;
+	a.address = 512;
+	a.rsize = 1500;
+	ASSERT_EQ(1500, mtp_respond(srv, &from, &a, buf, 1500));
+	ASSERT_EQ(1024, raw_recv(u, &h, buf, sizeof(buf), NULL, 5000));
+	EXPECT_EQ(MTP_RES_REPLY, h.response);
+}
+
+/*
+ * MTP_RES_PENDING at the client: each pending reply is counted
+ * (InPending) and is not a valid response: a server that only ever says
+ * "pending" still lets the transaction expire after its expire time.
+ */
+TEST_F(ns, res_pending_client)
+{
+	struct mtp_request r = { .action = MTP_ACT_DATA, .repeat = 500,
+				 .expire = 2000 };
+	struct raw_srv s = { .pending_only = 1 };
+	long inp = mtp_snmp("InPending"), exp = mtp_snmp("TxnExpired");
+	struct sockaddr_in us, cs;
+	struct mtp_info fin;
+	char out[16];
+	double t0, dt;
+	int cli = mtp_bound(&cs);
+
+	s.u = udp_bound(&us);
+	ASSERT_LE(0, s.u);
+	ASSERT_LE(0, cli);
+	t0 = mtp_now();
+	ASSERT_EQ(0, mtp_request(cli, &us, &r, NULL, 0));
+	ASSERT_EQ(0, raw_fetch(&s, cli, out, sizeof(out), &fin, 20));
+	dt = mtp_now() - t0;
+	TH_LOG("expired after %.2f s; %d pending replies sent, %ld counted",
+	       dt, s.pendings, mtp_snmp("InPending") - inp);
+	EXPECT_EQ(MTP_ERR_NET, fin.error);
+	EXPECT_EQ(MTP_ERR_NET_EXPIRE, fin.response);
+	EXPECT_LE(1.95, dt);
+	EXPECT_GE(12.0, dt);
+	EXPECT_LE(2, s.pendings);
+	EXPECT_LE(inp + 2, mtp_snmp("InPending"));
+	EXPECT_GE(inp + s.pendings, mtp_snmp("InPending"));
+	EXPECT_EQ(exp + 1, mtp_snmp("TxnExpired"));
+}
+
+/*
+ * MTP_RESP_SUPPRESS and MTP_INFO_SUPPRESS: after an answer with
+ * MTP_RESP_SUPPRESS the client sends its subrequests without the payload
+ * and the application sees them with MTP_INFO_SUPPRESS; answering one
+ * with ERR_APP_CHANNEL makes the client send the payload again.
+ */
+TEST_F(ns, resp_suppress)
+{
+	static char obj[32768], out[32768];
+	struct mtp_request r = { .action = MTP_ACT_DATA, .channel = 5 };
+	struct sockaddr_in ss, cs;
+	struct mtp_info fin;
+	int srv = mtp_bound(&ss), cli = mtp_bound(&cs);
+	int asked = 0, suppressed = 0, bad = 0, chan_err = 0, after = -1;
+	double end = mtp_now() + 40;
+	long got = 0;
+
+	ASSERT_LE(0, srv);
+	ASSERT_LE(0, cli);
+	fill(obj, sizeof(obj), 11);
+	ASSERT_EQ(3, mtp_request(cli, &ss, &r, "obj", 3));
+	while (mtp_now() < end) {
+		struct pollfd p[2] = { { srv, POLLIN, 0 }, { cli, POLLIN, 0 } };
+
+		if (poll(p, 2, 200) <= 0)
+			continue;
+		if (p[0].revents & POLLIN) {
+			struct mtp_response a = { .limit = 2048 };
+			struct sockaddr_in from;
+			struct mtp_info ri;
+			char req[64];
+			ssize_t n;
+
+			n = mtp_recvinfo(srv, req, sizeof(req), &ri, &from,
+					 NULL, 0);
+			ASSERT_LE(0, n);
+			a.reqid = ri.reqid;
+			if (ri.flags & MTP_INFO_SUPPRESS) {
+				suppressed++;
+				bad += n != 0;
+			} else {
+				bad += n != 3 || memcmp(req, "obj", 3);
+			}
+			if (chan_err && after < 0)
+				after = !(ri.flags & MTP_INFO_SUPPRESS) &&
+					n == 3;
+			if (asked++ == 0) {
+				EXPECT_FALSE(ri.flags & MTP_INFO_SUPPRESS);
+				a.flags = MTP_RESP_SUPPRESS | MTP_RESP_NOCACHE;
+			} else if ((ri.flags & MTP_INFO_SUPPRESS) &&
+				   !chan_err) {
+				chan_err = 1;
+				a.error = MTP_ERR_APP;
+				a.response = MTP_ERR_APP_CHANNEL;
+				mtp_respond(srv, &from, &a, NULL, 0);
+				continue;
+			} else {
+				a.flags = MTP_RESP_NOCACHE;
+			}
+			a.address = ri.address;
+			a.rsize = sizeof(obj) - ri.address;
+			mtp_respond(srv, &from, &a, obj + ri.address, a.rsize);
+		}
+		if (p[1].revents & POLLIN) {
+			int flags = 0;
+			ssize_t n = mtp_recvinfo(cli, out + got,
+						 sizeof(out) - got, &fin, NULL,
+						 &flags, 0);
+
+			ASSERT_LE(0, n);
+			got += n;
+			if (flags & MSG_EOR)
+				break;
+		}
+	}
+	TH_LOG("application asked %d times, %d suppressed", asked,
+	       suppressed);
+	ASSERT_EQ((long)sizeof(obj), got);
+	EXPECT_EQ(0, memcmp(obj, out, sizeof(obj)));
+	EXPECT_EQ(0, fin.error);
+	EXPECT_LE(1, suppressed);	/* payload left out after SUPPRESS */
+	EXPECT_EQ(0, bad);		/* and only then */
+	EXPECT_EQ(1, chan_err);
+	EXPECT_EQ(1, after);		/* ERR_APP_CHANNEL: payload again */
+}
+
+/*
+ * SrvDrops: a server application that does not read, with a small
+ * receive buffer; requests beyond it are dropped and counted, the others
+ * wait in its queue, and together they are all the requests that came.
+ */
+TEST_F(ns, srv_drops)
+{
+	struct hdr q = { .action = MTP_ACT_APP, .shift = 10, .limit = 2 };
+	long drops = mtp_snmp("SrvDrops"), in0 = mtp_snmp("InRequests");
+	struct sockaddr_in ss, us;
+	struct mtp_info info;
+	char pl[1000] = { 1 }, buf[1024];
+	int srv = mtp_bound(&ss), u = udp_bound(&us), rb = 4096, i, queued = 0;
+
+	ASSERT_LE(0, srv);
+	ASSERT_LE(0, u);
+	ASSERT_EQ(0, setsockopt(srv, SOL_SOCKET, SO_RCVBUF, &rb, sizeof(rb)));
+	for (i = 0; i < 30; i++) {
+		q.reqid = 0xd000 + i;
+		ASSERT_LT(0, raw_send(u, &ss, &q, pl, sizeof(pl)));
+	}
+	ASSERT_EQ(in0 + 30, snmp_wait_ge("InRequests", in0 + 30, 10));
+	while (mtp_recvinfo(srv, buf, sizeof(buf), &info, NULL, NULL,
+			    MSG_DONTWAIT) == (ssize_t)sizeof(pl))
+		queued++;
+	TH_LOG("%d queued, %ld dropped", queued, mtp_snmp("SrvDrops") - drops);
+	EXPECT_LT(drops, mtp_snmp("SrvDrops"));
+	EXPECT_LT(0, queued);
+	EXPECT_EQ(drops + 30 - queued, mtp_snmp("SrvDrops"));
+}
+
+/* ---- client side ------------------------------------------------------------ */
+
+/*
+ * net.mtp.reorder and EarlyLosses: the raw server answers subrequests in
+ * order but leaves the first one unanswered.  With the
+ * default reorder (3) the answers to later subrequests reveal the loss
+ * (EarlyLosses); with reorder = 0 the same loss is found only by the
+ * repeat interval (Losses, no EarlyLosses).  Both transfers complete.
+ * net.mtp.repeat_min_ms is raised to 2 s so that a loaded host does not
+ * make the repeat interval find the loss first.
+ */
+TEST_F_TIMEOUT(ns, reorder_early_losses, 60)
+{
+	static char obj[32768], out[32768];
+	struct sockaddr_in us, cs;
+	struct mtp_info fin;
+	int pass, cli = mtp_bound(&cs), u = udp_bound(&us);
+
+	ASSERT_LE(0, cli);
+	ASSERT_LE(0, u);
+	fill(obj, sizeof(obj), 5);
+	EXPECT_EQ(3, get_sysctl("reorder"));
+	ASSERT_EQ(0, set_sysctl("repeat_min_ms", 2000));
+	for (pass = 0; pass < 2; pass++) {
+		struct mtp_request r = { .action = MTP_ACT_DATA };
+		/*
+		 * The server's limit is one datagram of the size the client
+		 * asks for: one datagram per subrequest, many in flight.
+		 * The answer to the first subrequest (tag 1) is lost.
+		 */
+		struct raw_srv s = { .u = u, .obj = obj, .len = sizeof(obj),
+				     .limit_dgram = 1, .drop_tag = 1 };
+		long early = mtp_snmp("EarlyLosses"), loss = mtp_snmp("Losses");
+
+		if (pass)
+			ASSERT_EQ(0, set_sysctl("reorder", 0));
+		memset(out, 0, sizeof(out));
+		ASSERT_EQ(0, mtp_request(cli, &us, &r, NULL, 0));
+		ASSERT_EQ((long)sizeof(obj),
+			  raw_fetch(&s, cli, out, sizeof(out), &fin, 40));
+		TH_LOG("reorder %d: early losses %ld, losses %ld, %u ms, dgram %d, %u requests, %u repeats",
+		       pass ? 0 : 3, mtp_snmp("EarlyLosses") - early,
+		       mtp_snmp("Losses") - loss, fin.etime_ms,
+		       s.limit * 512, fin.requests, fin.repeats);
+		EXPECT_EQ(0, memcmp(obj, out, sizeof(obj)));
+		EXPECT_EQ(1, s.dropped);
+		EXPECT_LE(1, fin.losses);
+		EXPECT_LE(loss + 1, mtp_snmp("Losses"));
+		if (pass) {
+			EXPECT_EQ(early, mtp_snmp("EarlyLosses"));
+		} else {
+			EXPECT_LE(early + 1, mtp_snmp("EarlyLosses"));
+		}
+	}
+}
+
+/*
+ * InRcvbufErrors and Squeezes: a client with a small receive buffer that
+ * is not reading, and a raw server that answers the first request with
+ * the whole 64 KiB object at once.  The queue passes half the buffer (the
+ * receive-queue guard narrows the window: Squeezes) and then twice the
+ * buffer (datagrams dropped: InRcvbufErrors).  Once the client reads, it asks again for what was
+ * dropped and the object arrives whole.
+ */
+TEST_F_TIMEOUT(ns, rcvbuf_errors_squeezes, 60)
+{
+	static char obj[65536], out[65536];
+	struct mtp_request r = { .action = MTP_ACT_DATA };
+	struct raw_srv s = { .obj = obj, .len = sizeof(obj), .blast = 1 };
+	long rbe = mtp_snmp("InRcvbufErrors"), sq = mtp_snmp("Squeezes");
+	struct sockaddr_in us, cs;
+	struct mtp_info fin;
+	struct pollfd p = { .events = POLLIN };
+	int cli = mtp_bound(&cs), rb = 4096, eff;
+	socklen_t l = sizeof(eff);
+
+	s.u = udp_bound(&us);
+	ASSERT_LE(0, cli);
+	ASSERT_LE(0, s.u);
+	fill(obj, sizeof(obj), 17);
+	ASSERT_EQ(0, setsockopt(cli, SOL_SOCKET, SO_RCVBUF, &rb, sizeof(rb)));
+	ASSERT_EQ(0, getsockopt(cli, SOL_SOCKET, SO_RCVBUF, &eff, &l));
+	ASSERT_EQ(0, mtp_request(cli, &us, &r, NULL, 0));
+	p.fd = s.u;
+	ASSERT_EQ(1, poll(&p, 1, 10000));
+	raw_serve_one(&s);	/* 64 datagrams of 1 KiB */
+	EXPECT_LT(rbe, snmp_wait_ge("InRcvbufErrors", rbe + 1, 10));
+	EXPECT_LT(sq, mtp_snmp("Squeezes"));
+	ASSERT_EQ((long)sizeof(obj),
+		  raw_fetch(&s, cli, out, sizeof(out), &fin, 30));
+	TH_LOG("rcvbuf %d: dropped %ld, squeezes %ld, window %u..%u",
+	       eff, mtp_snmp("InRcvbufErrors") - rbe,
+	       mtp_snmp("Squeezes") - sq, fin.window_min, fin.window_max);
+	EXPECT_EQ(0, memcmp(obj, out, sizeof(obj)));
+	EXPECT_EQ(0, fin.error);
+}
+
+TEST_HARNESS_MAIN
