@@ -417,6 +417,7 @@ static void mtp_txn_pump(struct mtp_ctxn *t, struct sk_buff_head *out)
 		return;
 	while (t->transit < t->flow.window && mtp_find_gap(t, &gs, &ge)) {
 		u64 ext = min_t(u64, ge - gs, t->flow.window - t->transit);
+		u64 least = min_t(u64, dgram, ge - gs);
 		bool repeat = gs < t->hiwat;
 		u16 tag;
 
@@ -427,12 +428,15 @@ static void mtp_txn_pump(struct mtp_ctxn *t, struct sk_buff_head *out)
 		if (!room && !repeat)
 			break;
 
-		if (t->srv_limit)
+		if (t->srv_limit) {
 			ext = min_t(u64, ext, t->srv_limit);
+			/* A server limit below a datagram is all we may ask. */
+			least = min_t(u64, least, t->srv_limit);
+		}
 		ext = min_t(u64, ext, MTP_WIRE_LIMIT_MAX);
 		ext = min_t(u64, ext, MTP_SUBREQ_DGRAMS * dgram);
 		/* No subrequests smaller than a datagram but at the tail. */
-		if (ext < min_t(u64, dgram, ge - gs))
+		if (ext < least)
 			break;
 		t->seq++;
 		if (!(u16)t->seq)

@@ -633,16 +633,17 @@ TEST_F(ns, server_limit)
 /*
  * MTP_SERVER_LIMIT seen by an MTP client: it adopts the server's limit
  * (MTP_INFO's limit), asks in subrequests no larger, and the object
- * arrives whole.
+ * arrives whole, also when the limit is below the client's datagram size
+ * (2048 bytes or more on loopback).
  */
-TEST_F(ns, server_limit_client)
+static void limit_client(struct __test_metadata *_metadata, int lim)
 {
 	static char obj[40000], out[40000];
 	struct mtp_request r = { .action = MTP_ACT_DATA };
 	struct sockaddr_in ss, cs;
 	struct mtp_info fin;
-	int srv = mtp_bound(&ss), cli = mtp_bound(&cs), lim = 2048, asked = 0;
-	double end = mtp_now() + 30;
+	int srv = mtp_bound(&ss), cli = mtp_bound(&cs), asked = 0;
+	double end = mtp_now() + 20;
 	long got = 0;
 
 	ASSERT_LE(0, srv);
@@ -685,11 +686,21 @@ TEST_F(ns, server_limit_client)
 	ASSERT_EQ((long)sizeof(obj), got);
 	EXPECT_EQ(0, memcmp(obj, out, sizeof(obj)));
 	EXPECT_EQ(0, fin.error);
-	EXPECT_EQ(2048, fin.limit);
-	/* at most 2048 bytes per request: at least 20 of them */
-	EXPECT_LE(sizeof(obj) / 2048, fin.requests);
-	TH_LOG("requests %u repeats %u, application asked %d times",
-	       fin.requests, fin.repeats, asked);
+	EXPECT_EQ(lim, fin.limit);
+	/* at most lim bytes per request */
+	EXPECT_LE(sizeof(obj) / lim, fin.requests);
+	TH_LOG("limit %d: requests %u repeats %u, application asked %d times",
+	       lim, fin.requests, fin.repeats, asked);
+}
+
+TEST_F(ns, server_limit_client)
+{
+	limit_client(_metadata, 2048);
+}
+
+TEST_F(ns, server_limit_below_datagram)
+{
+	limit_client(_metadata, 512);
 }
 
 /*
