@@ -3,7 +3,8 @@
 # make check: every tier of tests, each step a KTAP result, one verdict.
 #
 #  1. dependencies (tools/deps.sh)
-#  2. user-space unit tests, fuzzing, tshark oracle (selftests/unit)
+#  2. user-space unit tests, fuzzing, tshark oracle (selftests/unit);
+#     documentation coverage (tools/doc-coverage.sh); the tcpdump printers
 #  3. module builds for 6.12 and 6.1 with W=1, no warnings; checkpatch
 #     --strict; make install checked from where it installs
 #  4. selftests in one boot of the 6.12 VM, and the core ones
@@ -43,6 +44,9 @@ ktap_stage harness "harness self-test" tools/test-ktap-lib.sh
 
 echo "# unit tests"
 ktap_stage unit "unit tests" make -s -C selftests/unit check
+
+echo "# documentation coverage: each documented option, sysctl, counter tested"
+ktap_stage doc-coverage "documentation coverage" tools/doc-coverage.sh
 
 echo "# tcpdump XTP and MTP printers (tools/tcpdump: build, golden, tshark, fuzz)"
 ktap_stage tcpdump "tcpdump printer tests" tools/tcpdump/run-tests.sh
