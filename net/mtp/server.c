@@ -405,8 +405,10 @@ static bool mtp_server_deliver(struct mtp_sock *ms, struct sk_buff *skb,
 	if (atomic_read(&sk->sk_rmem_alloc) >= READ_ONCE(sk->sk_rcvbuf))
 		return false;
 	q = alloc_skb(sizeof(*info) + m->payload_len, GFP_ATOMIC);
-	if (!q)
+	if (!q) {
+		MTP_INC_STATS(sock_net(sk), MTP_MIB_INNOMEM);
 		return false;
+	}
 	info = skb_put_zero(q, sizeof(*info));
 	info->reqid = m->reqid;
 	info->flags = MTP_INFO_REQUEST;
@@ -581,8 +583,10 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 			MTP_INC_STATS(net, MTP_MIB_SRVEVICTIONS);
 		}
 		r = kzalloc(sizeof(*r), GFP_ATOMIC);
-		if (!r)
+		if (!r) {
+			MTP_INC_STATS(net, MTP_MIB_INNOMEM);
 			goto drop;
+		}
 		r->caddr = caddr;
 		r->cport = cport;
 		r->reqid = m->reqid;

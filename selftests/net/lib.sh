@@ -225,3 +225,49 @@ ssnmp() { ns_s awk -v n="$1" '$1 == n { print $2 }' /proc/net/mtp/snmp; }
 csnmp() { ns_c awk -v n="$1" '$1 == n { print $2 }' /proc/net/mtp/snmp; }
 # mtp_port_open PORT: a UDP (so MTP) socket of the server holds PORT.
 mtp_port_open() { ns_s grep -qi ":$(printf %04X "$1") " /proc/net/udp; }
+
+# Fault injection (CONFIG_FAILSLAB with the stack-trace filter, on the
+# debug kernel): fail the next slab allocation made below a function of a
+# module, and nothing else in the guest.
+FAILSLAB=/sys/kernel/debug/failslab
+
+# failslab_ready: the kernel can do it (otherwise tests SKIP).
+failslab_ready() {
+	mountpoint -q /sys/kernel/debug ||
+		mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	[ -f $FAILSLAB/require-start ]
+}
+
+# failslab_below MODULE SYMBOL...: arm one failure below the first SYMBOL
+# that MODULE has (list the callers a symbol may be inlined into after
+# it); prints the symbol and range used, returns 1 if none is found.
+failslab_below() {
+	local mod=$1 sym range rs re
+	shift
+	for sym in "$@"; do
+		range=$(awk -v m="[$mod]" '$4 == m { print $1, $3 }' /proc/kallsyms |
+			sort | awk -v w="$sym" '
+				f && $1 != s { print s, $1; exit }
+				$2 == w { s = $1; f = 1 }')
+		[ -n "$range" ] && break
+	done
+	[ -n "$range" ] || return 1
+	read -r rs re <<<"$range"
+	echo "# failslab: fail once below $sym, 0x$rs..0x$re"
+	echo "0x$rs" >$FAILSLAB/require-start
+	echo "0x$re" >$FAILSLAB/require-end
+	echo N >$FAILSLAB/ignore-gfp-wait
+	echo 0 >$FAILSLAB/verbose
+	echo 0 >$FAILSLAB/space
+	echo 1 >$FAILSLAB/interval
+	echo 1 >$FAILSLAB/times
+	echo 100 >$FAILSLAB/probability
+}
+
+# failslab_off: disarm; prints how many failures were left unused.
+failslab_off() {
+	[ -f $FAILSLAB/times ] || return 0
+	cat $FAILSLAB/times
+	echo 0 >$FAILSLAB/probability
+	echo 0 >$FAILSLAB/times
+}

@@ -65,7 +65,7 @@ field() { echo "$stats" | sed -n "s/.* $1 \([0-9]*\).*/\1/p"; }
 
 ktap_print_header
 ncases=$(echo $CASES | wc -w)
-ktap_set_plan $((9 + ncases * 2 + 4))
+ktap_set_plan $((9 + ncases * 2 + 5))
 
 mkdir -p "$out/files" "$out/got"
 for s in $(echo $CASES | tr ' ' '\n' | cut -d: -f2 | sort -u) 1m $BIG; do
@@ -123,6 +123,23 @@ npk=$(tcpdump -nn -r "$out/single.pcap" 2>/dev/null | wc -l)
 tcpdump -nn -r "$out/single.pcap" 2>/dev/null | sed 's/^/# /'
 ktap_check "single-datagram transaction: 1 request + 1 response ($npk)" \
 	'[ "$npk" = 2 ] && [ "$(tcpdump -nn -r "$out/single.pcap" 2>/dev/null | grep -c "length 28")" = 1 ]'
+
+# A request the server has no memory for (failslab on the debug kernel)
+# is dropped and counted, and the client's repeat brings the object.
+head -c 1024 /dev/urandom >"$out/files/nomem"
+if ! failslab_ready; then
+	ktap_test_skip "InNoMem: no $FAILSLAB (kernel without CONFIG_FAILSLAB)"
+else
+	m0=$(ssnmp InNoMem) d0=$(ssnmp SrvDrops)
+	failslab_below mtp mtp_server_rcv mtp_input mtp_encap_rcv
+	armed=$?
+	fetch nomem
+	left=$(failslab_off)
+	ktap_check "InNoMem +$(($(ssnmp InNoMem) - m0)), SrvDrops +$(($(ssnmp SrvDrops) - d0)) for a request without memory; the repeat brings it (repeats $(field repeats), failslab left $left)" \
+		'[ $armed = 0 ] && [ "$left" = 0 ] && [ $rc -eq 0 ] && same nomem &&
+		 [ "$(ssnmp InNoMem)" = $((m0 + 1)) ] &&
+		 [ "$(ssnmp SrvDrops)" = $((d0 + 1)) ] && [ "$(field repeats)" -ge 1 ]'
+fi
 
 # Without loss: the big object.
 fetch $BIG

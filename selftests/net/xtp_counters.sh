@@ -78,47 +78,28 @@ xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
 cleanup() {
 	# shellcheck disable=SC2086
 	stop $PIDS
-	if [ -d /sys/kernel/debug/failslab ]; then
-		echo 0 >/sys/kernel/debug/failslab/probability
-		echo 0 >/sys/kernel/debug/failslab/times
-	fi
+	failslab_off >/dev/null
 	xtp_ns_cleanup
 }
 trap cleanup EXIT
 ip netns exec "$NS_S" sysctl -qw net.xtp.msl_ms=1500
 
 # --- InNoMem first, while no other XTP context of this test exists ------
-FS=/sys/kernel/debug/failslab
-mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug 2>/dev/null
-if [ ! -d $FS ]; then
-	ktap_test_skip "InNoMem: no $FS (kernel without CONFIG_FAILSLAB)"
+if ! failslab_ready; then
+	ktap_test_skip "InNoMem: no $FAILSLAB (kernel without CONFIG_FAILSLAB)"
 else
-	# Fail only allocations made below xtp_listen_first() (or, if it
-	# was inlined, the function it was inlined into).
-	sym=xtp_listen_first
-	grep -q " $sym\s*\[xtp\]" /proc/kallsyms || sym=xtp_backlog_rcv
-	range=$(awk '$4 == "[xtp]" { print $1, $3 }' /proc/kallsyms | sort |
-		awk -v w=$sym 'f && $1 != s { print s, $1; exit } $2 == w { s = $1; f = 1 }')
-	read -r rs re <<<"$range"
 	bg ip netns exec "$NS_S" "$B/xtp_ctrpeer" listen 7010 4 2>"$OUT/nomem.err"
 	wait_for 30 grep -q listening "$OUT/nomem.err"
 	m0=$(ss InNoMem); p0=$(ss PassiveOpens); i0=$(ss InPkts)
-	echo "# failslab: fail once below $sym, 0x$rs..0x$re"
-	echo "0x$rs" >$FS/require-start
-	echo "0x$re" >$FS/require-end
-	echo N >$FS/ignore-gfp-wait
-	echo 0 >$FS/verbose
-	echo 0 >$FS/space
-	echo 1 >$FS/interval
-	echo 1 >$FS/times
-	echo 100 >$FS/probability
+	# Fail only allocations made below xtp_listen_first() (or, if it
+	# was inlined, the function it was inlined into).
+	failslab_below xtp xtp_listen_first xtp_backlog_rcv
+	armed=$?
 	inject -t first -k 3001 -p 7010 198.18.0.2
 	wait_for 30 snmp_ge "$NS_S" InPkts $((i0 + 1))
-	left=$(cat $FS/times)
-	echo 0 >$FS/probability
-	echo 0 >$FS/times
+	left=$(failslab_off)
 	ktap_check "InNoMem +1 when the clone for a FIRST fails, no child ($(ss InNoMem) vs $m0, failslab times left $left)" \
-		'[ -n "$rs" ] && [ "$left" = 0 ] && snmp_is $NS_S InNoMem $((m0 + 1)) && snmp_is $NS_S PassiveOpens $p0 && snmp_is $NS_S AtmEntries 0'
+		'[ $armed = 0 ] && [ "$left" = 0 ] && snmp_is $NS_S InNoMem $((m0 + 1)) && snmp_is $NS_S PassiveOpens $p0 && snmp_is $NS_S AtmEntries 0'
 	stop $PIDS
 	PIDS=
 fi
