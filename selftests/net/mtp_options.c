@@ -71,11 +71,12 @@ static long snmp_wait_ge(const char *name, long want, double secs)
 	return v;
 }
 
-static int mtp_bound(struct sockaddr_in *sa)
+/* A socket of @type bound to an ephemeral loopback port, named in @sa. */
+static int bound_socket(int type, struct sockaddr_in *sa)
 {
 	struct sockaddr_in a = mtp_addr(LO, 0);
 	socklen_t l = sizeof(*sa);
-	int fd = socket(AF_INET, SOCK_MTP, 0);
+	int fd = socket(AF_INET, type, 0);
 
 	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
 	    getsockname(fd, (struct sockaddr *)sa, &l))
@@ -84,17 +85,15 @@ static int mtp_bound(struct sockaddr_in *sa)
 	return fd;
 }
 
+static int mtp_bound(struct sockaddr_in *sa)
+{
+	return bound_socket(SOCK_MTP, sa);
+}
+
+/* The misbehaving peers are plain UDP sockets. */
 static int udp_bound(struct sockaddr_in *sa)
 {
-	struct sockaddr_in a = mtp_addr(LO, 0);
-	socklen_t l = sizeof(*sa);
-	int fd = socket(AF_INET, SOCK_DGRAM, 0);
-
-	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
-	    getsockname(fd, (struct sockaddr *)sa, &l))
-		return -1;
-	mtp_rcvtimeo(fd, 20);
-	return fd;
+	return bound_socket(SOCK_DGRAM, sa);
 }
 
 static u_int32_t last_reqid(int fd)
@@ -630,6 +629,21 @@ TEST_F(ns, server_limit)
 	}
 }
 
+/* Take what the client has; true once the answer is whole or on error. */
+static bool client_read(struct __test_metadata *_metadata, int cli, char *out,
+			size_t size, long *got, struct mtp_info *fin)
+{
+	int flags = 0;
+	ssize_t n = mtp_recvinfo(cli, out + *got, size - *got, fin, NULL,
+				 &flags, 0);
+
+	EXPECT_LE(0, n);
+	if (n < 0)
+		return true;
+	*got += n;
+	return flags & MSG_EOR;
+}
+
 /*
  * MTP_SERVER_LIMIT seen by an MTP client: it adopts the server's limit
  * (MTP_INFO's limit), asks in subrequests no larger, and the object
@@ -671,17 +685,9 @@ static void limit_client(struct __test_metadata *_metadata, int lim)
 			a.rsize = sizeof(obj) - ri.address;
 			mtp_respond(srv, &from, &a, obj + ri.address, a.rsize);
 		}
-		if (p[1].revents & POLLIN) {
-			int flags = 0;
-			ssize_t n = mtp_recvinfo(cli, out + got,
-						 sizeof(out) - got, &fin, NULL,
-						 &flags, 0);
-
-			ASSERT_LE(0, n);
-			got += n;
-			if (flags & MSG_EOR)
-				break;
-		}
+		if ((p[1].revents & POLLIN) &&
+		    client_read(_metadata, cli, out, sizeof(out), &got, &fin))
+			break;
 	}
 	ASSERT_EQ((long)sizeof(obj), got);
 	EXPECT_EQ(0, memcmp(obj, out, sizeof(obj)));
@@ -918,17 +924,9 @@ TEST_F(ns, resp_suppress)
 			a.rsize = sizeof(obj) - ri.address;
 			mtp_respond(srv, &from, &a, obj + ri.address, a.rsize);
 		}
-		if (p[1].revents & POLLIN) {
-			int flags = 0;
-			ssize_t n = mtp_recvinfo(cli, out + got,
-						 sizeof(out) - got, &fin, NULL,
-						 &flags, 0);
-
-			ASSERT_LE(0, n);
-			got += n;
-			if (flags & MSG_EOR)
-				break;
-		}
+		if ((p[1].revents & POLLIN) &&
+		    client_read(_metadata, cli, out, sizeof(out), &got, &fin))
+			break;
 	}
 	TH_LOG("application asked %d times, %d suppressed", asked,
 	       suppressed);

@@ -19,6 +19,7 @@
 #include <linux/xtp.h>
 
 #include "kselftest_harness.h"
+#include "xtp_selftest.h"
 
 static struct sockaddr_in loopback(int port)
 {
@@ -51,23 +52,6 @@ static int connect_to(int fd, int port)
 	struct sockaddr_in sin = loopback(port);
 
 	return connect(fd, (struct sockaddr *)&sin, sizeof(sin));
-}
-
-/* Read until EOF or @len bytes; returns bytes or -errno. */
-static ssize_t read_full(int fd, char *buf, size_t len)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = recv(fd, buf + got, len - got, 0);
-
-		if (n < 0)
-			return -errno;
-		if (!n)
-			break;
-		got += n;
-	}
-	return got;
 }
 
 FIXTURE(pair) {

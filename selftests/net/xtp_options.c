@@ -265,22 +265,6 @@ static int inject(const uint8_t *buf, int len)
 	return n == len ? 0 : -1;
 }
 
-static ssize_t read_full(int fd, char *buf, size_t len)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = recv(fd, buf + got, len - got, 0);
-
-		if (n < 0)
-			return -errno;
-		if (!n)
-			break;
-		got += n;
-	}
-	return got;
-}
-
 /* A connected pair: @opts are set on the client before connect(). */
 struct optval {
 	int opt, val;
@@ -955,19 +939,13 @@ static void client_end(struct capture *cap, int *end, int *wclose)
 	}
 }
 
-/*
- * XTPSOCK_TEARDOWNMETHOD=4 (AbortClose): close() sends END and no
- * WCLOSE; the reader gets the data, then ECONNRESET.
- */
-TEST_F(xo, teardown_abort_ends_at_close)
+/* The client closes: an abort, END without WCLOSE, ECONNRESET for the server. */
+static void client_aborts(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(xo) *self)
 {
-	struct optval o[] = { { XTPSOCK_TEARDOWNMETHOD, XTP_TEARDOWN_ABORT } };
 	int end, wclose;
 	char buf[8];
 
-	ASSERT_EQ(0, open_pair(self, o, 1));
-	ASSERT_EQ(4, send(self->c, "data", 4, 0));
-	EXPECT_EQ(4, recv(self->s, buf, 4, MSG_WAITALL));
 	close(self->c);
 	self->c = -1;
 	EXPECT_EQ(-ECONNRESET, read_full(self->s, buf, sizeof(buf)));
@@ -976,11 +954,24 @@ TEST_F(xo, teardown_abort_ends_at_close)
 	EXPECT_EQ(0, wclose);
 }
 
+/*
+ * XTPSOCK_TEARDOWNMETHOD=4 (AbortClose): close() sends END and no
+ * WCLOSE; the reader gets the data, then ECONNRESET.
+ */
+TEST_F(xo, teardown_abort_ends_at_close)
+{
+	struct optval o[] = { { XTPSOCK_TEARDOWNMETHOD, XTP_TEARDOWN_ABORT } };
+	char buf[8];
+
+	ASSERT_EQ(0, open_pair(self, o, 1));
+	ASSERT_EQ(4, send(self->c, "data", 4, 0));
+	EXPECT_EQ(4, recv(self->s, buf, 4, MSG_WAITALL));
+	client_aborts(_metadata, self);
+}
+
 /* Closing with unread data aborts: END, and ECONNRESET for the peer. */
 TEST_F(xo, close_with_unread_data_aborts)
 {
-	char buf[8];
-	int end, wclose;
 
 	ASSERT_EQ(0, open_pair(self, NULL, 0));
 	/* The server sends the data: the client closes without reading. */
@@ -990,12 +981,7 @@ TEST_F(xo, close_with_unread_data_aborts)
 		if (n < 4)
 			sleep_ms(20);
 	}
-	close(self->c);
-	self->c = -1;
-	EXPECT_EQ(-ECONNRESET, read_full(self->s, buf, sizeof(buf)));
-	client_end(&self->cap, &end, &wclose);
-	EXPECT_EQ(1, end);
-	EXPECT_EQ(0, wclose);
+	client_aborts(_metadata, self);
 }
 
 /*
