@@ -144,12 +144,8 @@ MODULE_DESCRIPTION("XTP 4.0, the Xpress Transport Protocol");
 MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, IPPROTO_XTP, SOCK_XTP);
 MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, 0, SOCK_XTP);
 /*
- * SOCK_STREAM (1) and SOCK_SEQPACKET (5) are enumerators in the kernel, so
- * MODULE_ALIAS_NET_PF_PROTO_TYPE() would stringify their names, and
- * inet_create() asks for the numbers.
+ * SOCK_STREAM and SOCK_SEQPACKET are enumerators, which the macro would
+ * stringify by name; inet_create() asks for their numbers.
  */
-#define XTP_ALIAS_TYPE(t) \
-	MODULE_ALIAS("net-pf-" __stringify(PF_INET) "-proto-" \
-		     __stringify(IPPROTO_XTP) "-type-" #t)
-XTP_ALIAS_TYPE(1);
-XTP_ALIAS_TYPE(5);
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, IPPROTO_XTP, 1);	/* SOCK_STREAM */
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, IPPROTO_XTP, 5);	/* SOCK_SEQPACKET */
