@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xtpperf transports: the same exchanges over XTP, TCP, TCP Fast Open and
+ * MTP, each written the way a program would naturally use that transport.
+ *
+ * crr  XTP: sendto() on an unconnected socket with MSG_XTP_WCLOSE (the data
+ *      rides in the FIRST), read to EOF.  TCP: connect, send,
+ *      shutdown(SHUT_WR), read to EOF.  TFO: sendto(MSG_FASTOPEN) instead
+ *      of connect and send.  MTP: one transaction.
+ * rr   one association (MTP: one socket), a request and its answer each.
+ * stream  one-way bulk; the server answers the byte count it received.
+ */
+#include <errno.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <linux/xtp.h>
+
+#include "mtpapi.h"
+#include "xtpperf.h"
+
+#define XP_CHUNK	(64U << 10)	/* stream write size */
+#define XP_MTP_CHUNK	(4U << 20)	/* MTP answer per request */
+
+static const char *const names[] = {
+	[XP_XTP] = "xtp", [XP_TCP] = "tcp", [XP_TFO] = "tfo", [XP_MTP] = "mtp",
+};
+
+const char *xp_proto_name(enum xp_proto p)
+{
+	return names[p];
+}
+
+int xp_parse_proto(const char *s, enum xp_proto *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(s, names[i])) {
+			*p = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static ssize_t read_full(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, (char *)buf + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n)
+			break;
+		got += n;
+	}
+	return got;
+}
+
+static int write_full(int fd, const void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = send(fd, (const char *)buf + done, len - done,
+				 MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		done += n;
+	}
+	return 0;
+}
+
+/* Read to EOF; the byte count, or -1. */
+static ssize_t drain(int fd, char *buf, size_t cap)
+{
+	ssize_t total = 0, n;
+
+	do {
+		n = read_full(fd, buf, cap);
+		if (n < 0)
+			return -1;
+		total += n;
+	} while (n == (ssize_t)cap);
+	return total;
+}
+
+static int stream_socket(enum xp_proto p)
+{
+	int fd, one = 1;
+
+	if (p == XP_XTP)
+		return socket(AF_INET, SOCK_XTP, IPPROTO_XTP);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	/* Request/response: no Nagle wait on either side. */
+	if (fd >= 0)
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	return fd;
+}
+
+/* Did this TFO connection carry its data in the SYN? */
+static int tfo_used(int fd)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
+		return 0;
+	return !!(ti.tcpi_options & TCPI_OPT_SYN_DATA);
+}
+
+static void put_hdr(char *buf, enum xp_mode mode, uint32_t reqsize,
+		    uint32_t respsize)
+{
+	struct xp_hdr h = {
+		.magic = htonl(XP_MAGIC), .mode = htonl(mode),
+		.reqsize = htonl(reqsize), .respsize = htonl(respsize),
+	};
+
+	memcpy(buf, &h, sizeof(h));
+}
+
+static int get_hdr(const char *buf, struct xp_hdr *h)
+{
+	memcpy(h, buf, sizeof(*h));
+	h->magic = ntohl(h->magic);
+	h->mode = ntohl(h->mode);
+	h->reqsize = ntohl(h->reqsize);
+	h->respsize = ntohl(h->respsize);
+	if (h->magic != XP_MAGIC || h->mode < XP_CRR || h->mode > XP_STREAM)
+		return -1;
+	if (h->mode != XP_STREAM &&
+	    (h->reqsize > XP_MAX_MSG || h->respsize > XP_MAX_MSG))
+		return -1;
+	return 0;
+}
+
+/* ---- server ------------------------------------------------------------ */
+
+struct xp_srv {
+	int fd;
+	enum xp_proto proto;
+};
+
+static void serve_stream(int fd, char *buf, const struct xp_hdr *h)
+{
+	uint64_t total = 0;
+	ssize_t n;
+
+	switch (h->mode) {
+	case XP_CRR:
+		if (read_full(fd, buf, h->reqsize) == (ssize_t)h->reqsize)
+			write_full(fd, buf, h->respsize);
+		break;
+	case XP_RR:
+		while (read_full(fd, buf, h->reqsize) == (ssize_t)h->reqsize &&
+		       h->reqsize && !write_full(fd, buf, h->respsize))
+			;
+		break;
+	case XP_STREAM:
+		while ((n = read(fd, buf, XP_MAX_MSG)) > 0 ||
+		       (n < 0 && errno == EINTR))
+			total += n > 0 ? n : 0;
+		if (!n) {
+			total = htobe64(total);
+			write_full(fd, &total, sizeof(total));
+		}
+		break;
+	}
+}
+
+static void *stream_worker(void *arg)
+{
+	struct xp_srv *s = arg;
+	char *buf = calloc(1, XP_MAX_MSG);
+
+	if (!buf)
+		return NULL;
+	for (;;) {
+		struct xp_hdr h;
+		int fd = accept(s->fd, NULL, NULL);
+
+		if (fd < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			break;
+		}
+		if (read_full(fd, buf, sizeof(h)) == sizeof(h) &&
+		    !get_hdr(buf, &h))
+			serve_stream(fd, buf, &h);
+		close(fd);
+	}
+	free(buf);
+	return NULL;
+}
+
+/* One MTP request: the answer's piece from the requested address. */
+static void mtp_answer(int fd, char *buf, size_t cap)
+{
+	struct mtp_response a = { .response = MTP_RES_REPLY };
+	struct sockaddr_in from;
+	struct mtp_info ri;
+	uint64_t size = 0;
+	struct xp_hdr h;
+	size_t len = 0;
+	ssize_t n;
+
+	n = mtp_recvinfo(fd, buf, MTP_SIZE_REQUEST, &ri, &from, NULL, 0);
+	if (n < 0)
+		return;
+	a.reqid = ri.reqid;
+	a.action = ri.action;
+	if (n < (ssize_t)sizeof(h) || get_hdr(buf, &h)) {
+		a.error = MTP_ERR_APP;
+		a.response = MTP_ERR_APP_DATA;
+	} else {
+		size = h.respsize;
+		if (ri.address > size) {
+			a.error = MTP_ERR_APP;
+			a.response = MTP_ERR_APP_ADDRESS;
+		} else {
+			len = size - ri.address;
+			if (len > cap)
+				len = cap;
+			a.address = ri.address;
+			a.rsize = size - ri.address;
+		}
+	}
+	memset(buf, 'x', len);
+	mtp_sendcm(fd, &from, MTP_RESPOND, &a, sizeof(a), buf, len);
+}
+
+static void *mtp_worker(void *arg)
+{
+	struct xp_srv *s = arg;
+	char *buf = malloc(XP_MTP_CHUNK);
+
+	if (!buf)
+		return NULL;
+	for (;;)
+		mtp_answer(s->fd, buf, XP_MTP_CHUNK);
+	return NULL;
+}
+
+/**
+ * xp_server() - serve @proto on @me with @workers threads, forever
+ * @proto: transport
+ * @me: address to bind
+ * @workers: threads; each serves one association at a time
+ *
+ * Return: -1 with errno set when the socket cannot be set up.
+ */
+int xp_server(enum xp_proto proto, const struct sockaddr_in *me, int workers)
+{
+	static struct xp_srv s;
+	int one = 1, qlen = 1024, i;
+	pthread_t t;
+
+	s.proto = proto;
+	if (proto == XP_MTP)
+		s.fd = socket(AF_INET, SOCK_MTP, 0);
+	else
+		s.fd = stream_socket(proto);
+	if (s.fd < 0)
+		return -1;
+	setsockopt(s.fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (proto == XP_TFO &&
+	    setsockopt(s.fd, IPPROTO_TCP, TCP_FASTOPEN, &qlen, sizeof(qlen)))
+		return -1;
+	if (bind(s.fd, (const struct sockaddr *)me, sizeof(*me)))
+		return -1;
+	if (proto != XP_MTP && listen(s.fd, 1024))
+		return -1;
+	for (i = 0; i < workers; i++)
+		if (pthread_create(&t, NULL, proto == XP_MTP ? mtp_worker :
+				   stream_worker, &s))
+			return -1;
+	pause();
+	return 0;
+}
+
+/* ---- client ------------------------------------------------------------ */
+
+/* 0 when an answer of @got bytes (-1: failed) is the @want expected. */
+static int expect_len(ssize_t got, uint32_t want)
+{
+	if (got < 0)
+		return -1;
+	if (got != want) {
+		errno = EPROTO;
+		return -1;
+	}
+	return 0;
+}
+
+/* One MTP transaction: the answer's length, or -1. */
+static ssize_t mtp_txn(struct xp_conn *c, enum xp_mode mode, uint32_t reqsize,
+		       uint32_t size)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP };
+	struct mtp_info info;
+	ssize_t total = 0, n;
+	int flags;
+
+	if (c->fd < 0) {
+		c->fd = socket(AF_INET, SOCK_MTP, 0);
+		if (c->fd < 0)
+			return -1;
+	}
+	if (size <= MTP_SIZE_DEFAULT)
+		r.flags = MTP_REQ_SINGLE;
+	put_hdr(c->buf, mode, reqsize, size);
+	n = sizeof(struct xp_hdr) + reqsize;
+	if (n > MTP_SIZE_REQUEST) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	if (mtp_sendcm(c->fd, &c->dst, MTP_REQUEST, &r, sizeof(r), c->buf,
+		       n) < 0)
+		return -1;
+	do {
+		n = mtp_recvinfo(c->fd, c->buf, XP_MAX_MSG, &info, NULL,
+				 &flags, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (info.error) {
+			errno = EPROTO;
+			return -1;
+		}
+		total += n;
+	} while (!(info.flags & MTP_INFO_FINAL));
+	return total;
+}
+
+/**
+ * xp_crr() - one request/response on a new association
+ * @c: client; its buffer holds XP_MAX_MSG bytes
+ * @reqsize: request bytes after the header
+ * @respsize: answer bytes expected
+ *
+ * Return: 0, or -1 with errno set (EPROTO: the answer's size was wrong).
+ */
+int xp_crr(struct xp_conn *c, uint32_t reqsize, uint32_t respsize)
+{
+	size_t len = sizeof(struct xp_hdr) + reqsize;
+	int fd, err = 0;
+	ssize_t got;
+
+	if (c->proto == XP_MTP) {
+		got = mtp_txn(c, XP_CRR, reqsize, respsize);
+		goto check;
+	}
+	if (len > XP_MAX_MSG) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	fd = stream_socket(c->proto);
+	if (fd < 0)
+		return -1;
+	put_hdr(c->buf, XP_CRR, reqsize, respsize);
+	switch (c->proto) {
+	case XP_XTP:
+		if (sendto(fd, c->buf, len, MSG_XTP_WCLOSE | MSG_NOSIGNAL,
+			   (struct sockaddr *)&c->dst, sizeof(c->dst)) !=
+		    (ssize_t)len)
+			err = -1;
+		break;
+	case XP_TFO:
+		if (sendto(fd, c->buf, len, MSG_FASTOPEN | MSG_NOSIGNAL,
+			   (struct sockaddr *)&c->dst, sizeof(c->dst)) !=
+		    (ssize_t)len || shutdown(fd, SHUT_WR))
+			err = -1;
+		break;
+	default:
+		if (connect(fd, (struct sockaddr *)&c->dst, sizeof(c->dst)) ||
+		    write_full(fd, c->buf, len) || shutdown(fd, SHUT_WR))
+			err = -1;
+		break;
+	}
+	got = err ? -1 : drain(fd, c->buf, XP_MAX_MSG);
+	err = errno;
+	if (c->proto == XP_TFO && got >= 0 && !tfo_used(fd))
+		c->fallbacks++;
+	close(fd);
+	errno = err;
+check:
+	return expect_len(got, respsize);
+}
+
+/**
+ * xp_rr_open() - open the association an rr run uses
+ * @c: client
+ * @reqsize: request bytes per transaction
+ * @respsize: answer bytes per transaction
+ *
+ * Return: 0, or -1 with errno set.
+ */
+int xp_rr_open(struct xp_conn *c, uint32_t reqsize, uint32_t respsize)
+{
+	if (c->proto == XP_MTP)
+		return 0;
+	if (!reqsize) {
+		errno = EINVAL;
+		return -1;
+	}
+	c->fd = stream_socket(c->proto);
+	if (c->fd < 0)
+		return -1;
+	put_hdr(c->buf, XP_RR, reqsize, respsize);
+	if (connect(c->fd, (struct sockaddr *)&c->dst, sizeof(c->dst)) ||
+	    write_full(c->fd, c->buf, sizeof(struct xp_hdr)))
+		return -1;
+	return 0;
+}
+
+/**
+ * xp_rr() - one request and its answer on the open association
+ * @c: client, after xp_rr_open()
+ * @reqsize: request bytes
+ * @respsize: answer bytes expected
+ *
+ * Return: 0, or -1 with errno set.
+ */
+int xp_rr(struct xp_conn *c, uint32_t reqsize, uint32_t respsize)
+{
+	ssize_t got;
+
+	if (c->proto == XP_MTP)
+		got = mtp_txn(c, XP_RR, reqsize, respsize);
+	else if (write_full(c->fd, c->buf, reqsize))
+		return -1;
+	else
+		got = read_full(c->fd, c->buf, respsize);
+	return expect_len(got, respsize);
+}
+
+/**
+ * xp_stream() - one-way bulk transfer
+ * @c: client
+ * @bytes: bytes to send; 0 to send for @seconds instead (not MTP)
+ * @seconds: duration when @bytes is 0
+ *
+ * Returns when the server has confirmed what it received.
+ *
+ * Return: the bytes the server received, or -1 with errno set (EPROTO: it
+ * received another count than was sent).
+ */
+int64_t xp_stream(struct xp_conn *c, uint64_t bytes, double seconds)
+{
+	uint64_t sent = 0, rcvd;
+	struct timespec t0, t;
+
+	if (c->proto == XP_MTP) {
+		ssize_t got;
+
+		if (!bytes || bytes > UINT32_MAX) {
+			errno = EINVAL;
+			return -1;
+		}
+		got = mtp_txn(c, XP_STREAM, 0, bytes);
+		if (got >= 0 && (uint64_t)got != bytes)
+			errno = EPROTO;
+		return got == (ssize_t)bytes ? got : -1;
+	}
+	c->fd = stream_socket(c->proto);
+	if (c->fd < 0)
+		return -1;
+	put_hdr(c->buf, XP_STREAM, 0, 0);
+	if (connect(c->fd, (struct sockaddr *)&c->dst, sizeof(c->dst)) ||
+	    write_full(c->fd, c->buf, sizeof(struct xp_hdr)))
+		return -1;
+	memset(c->buf, 'x', XP_CHUNK);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		size_t n = XP_CHUNK;
+
+		if (bytes) {
+			if (sent >= bytes)
+				break;
+			if (bytes - sent < n)
+				n = bytes - sent;
+		} else {
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			if (t.tv_sec - t0.tv_sec +
+			    (t.tv_nsec - t0.tv_nsec) / 1e9 >= seconds)
+				break;
+		}
+		if (write_full(c->fd, c->buf, n))
+			return -1;
+		sent += n;
+	}
+	if (shutdown(c->fd, SHUT_WR) ||
+	    read_full(c->fd, &rcvd, sizeof(rcvd)) != sizeof(rcvd))
+		return -1;
+	if (be64toh(rcvd) != sent) {
+		errno = EPROTO;
+		return -1;
+	}
+	return sent;
+}
+
+void xp_close(struct xp_conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+}
