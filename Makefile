@@ -22,7 +22,9 @@ help:
 	@echo "make check        every test (unit, builds, checkpatch, VM, debug VM)"
 	@echo "make check-debug  KUnit, all selftests and the demo on the debug kernel"
 	@echo "make debug-kernel build the KASAN/lockdep/kmemleak kernel (cached)"
-	@echo "make bench        XTP against TCP in one VM run, ratios"
+	@echo "make bench        every benchmark row in one VM run (<40 min),"
+	@echo "                  Documentation/performance.md regenerated"
+	@echo "make bench-quick  a subset of each row (<5 min), same report"
 	@echo "make deps         install packages, kernels, virtme-ng venv"
 	@echo "make modules-6.1  build against Debian's 6.1 kernel"
 	@echo "make unit         user-space unit tests only"
@@ -90,10 +92,14 @@ demo:
 	@$(TOP)/tools/demo.sh
 
 bench:
-	@$(TOP)/tools/bench/bench.sh
+	@$(TOP)/tools/bench/bench.sh full
+
+bench-quick:
+	@$(TOP)/tools/bench/bench.sh quick
 
 PREFIX	?= /usr/local
-BINS	:= xtpsend xtprecv xft fingerx ftpx withxtp withxtp-check mtping mtpget
+BINS	:= xtpsend xtprecv xft fingerx ftpx withxtp withxtp-check mtping mtpget \
+	   xtpperf
 SBINS	:= xftd fingerd ftpdx inetdx mtpd
 
 # The modules (autoloaded by socket() after depmod), the programs, the
@@ -121,7 +127,8 @@ clean:
 	$(MAKE) -C selftests/unit clean 2>/dev/null || true
 
 .PHONY: all help deps modules modules-6.1 selftests unit vmtest vm \
-	checkpatch check check-debug debug-kernel demo bench install clean
+	checkpatch check check-debug debug-kernel demo bench bench-quick install \
+	clean
 
 # tcpdump from Debian's source package with tools/tcpdump/print-xtp.c wired
 # in; the source and both builds are cached under build/tcpdump/.

@@ -45,6 +45,9 @@ ktap_stage harness "harness self-test" tools/test-ktap-lib.sh
 echo "# unit tests"
 ktap_stage unit "unit tests" make -s -C selftests/unit check
 
+echo "# the benchmark report: known numbers in, the same numbers out"
+ktap_stage bench-report "benchmark report" tools/bench/test-report.sh
+
 echo "# documentation coverage: each documented option, sysctl, counter tested"
 ktap_stage doc-coverage "documentation coverage" tools/doc-coverage.sh
 

@@ -15,7 +15,7 @@ cd "$top" || exit 1
 . "$top/tools/ktap-lib.sh"
 
 rm -rf "$d"
-bins=(xtpsend xtprecv xft fingerx ftpx withxtp mtping mtpget)
+bins=(xtpsend xtprecv xft fingerx ftpx withxtp mtping mtpget xtpperf)
 sbins=(xftd fingerd ftpdx inetdx mtpd)
 mans=(Documentation/man/*.[18])
 echo "1..$(( 5 + ${#bins[@]} + ${#sbins[@]} + ${#mans[@]} ))"

@@ -1,89 +1,275 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Inside the VM (tools/bench/bench.sh): the same unmodified program, socat,
-# moves a file over TCP and, under withxtp, over XTP, between two network
-# namespaces; netem shapes the veth pair.  Each case prints one line per
-# protocol and the ratio against TCP.
+# Inside the VM (tools/bench/bench.sh): every row of the performance report,
+# XTP and MTP beside TCP, measured by xtpperf in this one boot between two
+# network namespaces joined by a veth pair that netem shapes.  Each
+# measurement appends one JSON object to $BENCH_OUT/results.jsonl; the
+# host turns them into Documentation/performance.md.
+#
+# BENCH_PROFILE=quick runs a small subset of every row (minutes);
+# BENCH_PROFILE=full every row as the report describes.
 set -u
-# From tools/bench/ or from the copy in build/bench/: two levels up.
 top=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
 export XTP_BINDIR=${XTP_BINDIR:-$top/build/selftests/net}
 . "$top/selftests/net/lib.sh"
-W=$XTP_BINDIR/withxtp
-D=/tmp/bench
-mkdir -p "$D"
-modprobe xtp
+out=${BENCH_OUT:-$top/build/bench}
+profile=${BENCH_PROFILE:-full}
+res=$out/results.jsonl
+X=$top/build/tools/xtpperf
+W=$top/build/tools/withxtp
+: >"$res"
+modprobe xtp && modprobe mtp || { echo "bench: modules"; exit 1; }
+modprobe tcp_bbr 2>/dev/null
 xtp_ns_setup || { echo "bench: namespace setup failed"; exit 1; }
-trap xtp_ns_cleanup EXIT
-fail=0
+pids=()
+cleanup() {
+	kill "${pids[@]}" 2>/dev/null
+	wait 2>/dev/null
+	xtp_ns_cleanup
+}
+trap cleanup EXIT
 
-# segs N: TCP skbs of at most N segments on the veth pair.  netem drops
-# whole skbs, and a TCP skb is a GSO train of up to 64 KB: with 1% loss
-# TCP then loses far less than 1% of its packets, in bursts.  A wire drops
-# packets; tcp-1seg gives TCP the same packet loss XTP sees.
+quick() { [ "$profile" = quick ]; }
+
+# pick QUICK FULL: the value for this profile.
+pick() { if quick; then echo "$1"; else echo "$2"; fi; }
+
+declare -A port=([xtp]=5001 [tcp]=5002 [tfo]=5003 [mtp]=5004)
+for ns in "$NS_S" "$NS_C"; do
+	ip netns exec "$ns" sysctl -qw net.ipv4.tcp_fastopen=3
+	for p in xtp tcp tfo mtp; do
+		ip netns exec "$ns" "$X" -s -P "$p" -p "${port[$p]}" &
+		pids+=($!)
+	done
+done
+# Servers listen in both namespaces: MTP's data flows from its server,
+# and a TCP flow that shares a path with it must flow the same way.
+wait_for 30 sh -c "ip netns exec $NS_S ss -ltn | grep -q :5003 &&
+	ip netns exec $NS_C ss -ltn | grep -q :5003" ||
+	{ echo "bench: servers did not start"; exit 1; }
+
+# shape NETEM...: the same netem both ways ("" for none); segs N: TCP
+# skbs of at most N segments (netem drops whole skbs: a GSO train of 64 KB
+# would lose far fewer of its packets than XTP does; 1 gives TCP the
+# per-packet loss XTP sees).
+shape() {
+	if [ $# -eq 0 ]; then
+		xtp_netem_both
+	else
+		xtp_netem_both "$@"
+	fi
+}
 segs() {
 	ip netns exec "$NS_C" ip link set dev veth-c gso_max_segs "$1"
 	ip netns exec "$NS_S" ip link set dev veth-s gso_max_segs "$1"
 }
 
-# xfer PROTO SIZE-FILE: seconds for the file to arrive (server exit), or
-# "fail".  PROTO: tcp, tcp-1seg (one segment per skb), or xtp-CC (CC:
-# 1 scc, 2 newreno, 3 veno) through withxtp.
-xfer() {
-	local proto=$1 in=$2 pre=() srv t0 t1 port=$((5000 + RANDOM % 1000))
-	rm -f "$D/out"
-	segs 65535
-	[ "$proto" = tcp-1seg ] && segs 1
-	if [ "${proto#xtp-}" != "$proto" ]; then
-		pre=("$W")
-		ip netns exec "$NS_C" sysctl -qw net.xtp.cc="${proto#xtp-}"
-		ip netns exec "$NS_S" sysctl -qw net.xtp.cc="${proto#xtp-}"
-	fi
-	ip netns exec "$NS_S" timeout 300 "${pre[@]}" socat -u \
-		TCP4-LISTEN:$port,bind=198.18.0.2 CREATE:"$D/out" 2>"$D/srv.err" &
-	srv=$!
-	# The server is not timed: give it a second to listen.
-	sleep 1
-	t0=$(date +%s.%N)
-	ip netns exec "$NS_C" timeout 300 "${pre[@]}" socat -u OPEN:"$in" \
-		TCP4:198.18.0.2:$port,retry=20,interval=0.5 2>"$D/cli.err"
-	wait $srv
-	t1=$(date +%s.%N)
-	if cmp -s "$in" "$D/out"; then
-		echo "$t1 $t0" | awk '{ printf "%.3f\n", $1 - $2 }'
-	else
-		echo fail
-		fail=1
-	fi
+# cc FLAVOUR: the sender's congestion control for the next run: xtp-scc,
+# xtp-newreno, xtp-veno, tcp-cubic, tcp-reno, tcp-bbr; prints the
+# xtpperf transport.
+cc() {
+	local ns
+	for ns in "$NS_C" "$NS_S"; do
+		case $1 in
+		xtp-scc) ip netns exec "$ns" sysctl -qw net.xtp.cc=1 ;;
+		xtp-newreno) ip netns exec "$ns" sysctl -qw net.xtp.cc=2 ;;
+		xtp-veno|xtp) ip netns exec "$ns" sysctl -qw net.xtp.cc=3 ;;
+		tcp-*) ip netns exec "$ns" sysctl -qw \
+			net.ipv4.tcp_congestion_control="${1#tcp-}" ;;
+		esac
+	done
+	echo "${1%%-*}"
 }
 
-# case NAME SIZE-MB PROTOS...: one line per protocol, ratio to the first
-case_run() {
-	local name=$1 mb=$2 base="" bname="" p s
-	shift 2
-	head -c $((mb << 20)) /dev/urandom >"$D/in"
-	echo "== $name: $mb MB"
-	for p in "$@"; do
-		s=$(xfer "$p" "$D/in")
-		if [ "$s" = fail ]; then
-			printf '  %-12s FAILED (data differ)\n' "$p"
-			continue
-		fi
-		[ -z "$base" ] && { base=$s; bname=$p; }
-		awk -v p="$p" -v s="$s" -v b="$base" -v bn="$bname" -v mb="$mb" 'BEGIN {
-			printf "  %-12s %8.3f s %8.2f Mbit/s  goodput vs %s: %.2fx\n",
-				p, s, mb * 8.388608 / s, bn, b / s }'
+# run NS LABEL SECONDS-LIMIT XTPPERF-ARGS...: one measurement, its JSON
+# appended; a run that hangs or dies still leaves a record.
+run() {
+	local ns=$1 label=$2 limit=$3 line
+	shift 3
+	line=$(ip netns exec "$ns" timeout "$limit" "$X" -j -L "$label" "$@")
+	if [ -n "$line" ]; then
+		echo "$line" >>"$res"
+	else
+		printf '{"label":"%s","failed":"timeout or crash after %s s"}\n' \
+			"$label" "$limit" >>"$res"
+	fi
+	echo "$label: ${line:-FAILED}" | cut -c1-200
+}
+
+# xp FLAVOUR LABEL LIMIT ARGS...: run from the client namespace to the
+# server's port for FLAVOUR's transport.
+xp() {
+	local f=$1 label=$2 limit=$3 p
+	shift 3
+	p=$(cc "$f")
+	run "$NS_C" "$label" "$limit" -c 198.18.0.2 -P "$p" -p "${port[$p]}" "$@"
+}
+
+echo "bench: profile $profile, $(uname -r), $(nproc) CPUs"
+
+# Row 1: a request and its answer over a new association, 40 ms RTT.
+shape delay 20ms
+for size in $(pick "100" "100 10000"); do
+	for p in xtp mtp tcp tfo; do
+		xp "$p" "row1/$size/$p" 120 -m crr -q 64 -r "$size" -R 40 \
+			-k "$(pick 8 40)" -D "$out/lat-$size-$p.txt"
+	done
+done
+shape
+
+# Rows 2 and 3: transactions per second on loopback (one namespace).
+for mode in crr rr; do
+	for n in 1 16; do
+		for p in xtp mtp tcp; do
+			cc "$p" >/dev/null
+			run "$NS_S" "row$([ $mode = crr ] && echo 2 || echo 3)/$n/$p" \
+				60 -c 127.0.0.1 -P "$p" -p "${port[$p]}" -m "$mode" \
+				-n "$n" -l "$(pick 2 5)"
+		done
+	done
+done
+
+# Row 4: bulk goodput.  Loopback, veth, 50 ms RTT, then loss each way.
+flavours=$(pick "xtp-veno tcp-cubic" \
+	"xtp-scc xtp-newreno xtp-veno tcp-cubic tcp-reno tcp-bbr")
+for f in $flavours; do
+	p=$(cc "$f")
+	run "$NS_S" "row4/loopback/$f" 60 -c 127.0.0.1 -P "$p" \
+		-p "${port[$p]}" -m stream -l "$(pick 3 5)"
+done
+for f in $flavours; do
+	xp "$f" "row4/veth/$f" 60 -m stream -l "$(pick 3 5)"
+done
+shape delay 25ms
+for f in $flavours; do
+	xp "$f" "row4/50ms/$f" 90 -m stream -l "$(pick 4 15)"
+done
+segs 1
+for loss in $(pick "1" "0.01 1 5 20"); do
+	shape delay 25ms loss "$loss%"
+	for f in $flavours; do
+		xp "$f" "row4/50ms-loss$loss/$f" 90 -m stream -l "$(pick 4 15)"
+	done
+done
+
+# Row 5: an MTP object against TCP moving the same bytes, each loss.
+for loss in $(pick "1" "0 1 5 20"); do
+	shape delay 25ms loss "$loss%"
+	for mb in $(pick 1 "1 16"); do
+		for f in mtp tcp-cubic $(pick "" tcp-bbr); do
+			if [ "$f" = mtp ]; then
+				# The object flows from the server: time it there.
+				run "$NS_C" "row5/loss$loss/${mb}MB/mtp" 120 \
+					-c 198.18.0.2 -P mtp -p 5004 -m stream \
+					-b $((mb << 20))
+			else
+				xp "$f" "row5/loss$loss/${mb}MB/$f" 120 -m stream \
+					-b $((mb << 20))
+			fi
+		done
+	done
+done
+segs 65535
+
+# Row 6: one flow of ours and one TCP CUBIC flow through a 20 Mbit/s
+# bottleneck with 20 ms RTT and a queue of one BDP (50 KB, 34 packets).
+secs=$(pick 15 60)
+shape delay 10ms rate 20mbit limit 34
+cc tcp-cubic >/dev/null
+cc xtp-veno >/dev/null
+run "$NS_C" "row6/xtp/xtp" $((secs + 60)) -c 198.18.0.2 -P xtp -p 5001 \
+	-m stream -l "$secs" -I "$out/fair-xtp-xtp.txt" &
+run "$NS_C" "row6/xtp/tcp" $((secs + 60)) -c 198.18.0.2 -P tcp -p 5002 \
+	-m stream -l "$secs" -I "$out/fair-xtp-tcp.txt" &
+wait_for $((secs + 90)) sh -c "[ \$(grep -c '^{\"label\":\"row6/xtp' $res) = 2 ]"
+# MTP's data flows from the server namespace: so does this TCP flow.
+run "$NS_C" "row6/mtp/mtp" $((secs + 60)) -c 198.18.0.2 -P mtp -p 5004 \
+	-m stream -l "$secs" -I "$out/fair-mtp-mtp.txt" &
+run "$NS_S" "row6/mtp/tcp" $((secs + 60)) -c 198.18.0.1 -P tcp -p 5002 \
+	-m stream -l "$secs" -I "$out/fair-mtp-tcp.txt" &
+wait_for $((secs + 90)) sh -c "[ \$(grep -c '^{\"label\":\"row6/mtp' $res) = 2 ]"
+shape
+
+# Row 7: memory of idle associations, both ends in this machine.  Each
+# transport gets a server of its own, killed afterwards, and the next
+# measurement waits until the machine has settled (no socket of the
+# previous one left).
+unrecl_kb() { awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo; }
+used_kb() {
+	awk '/^MemTotal:/ { t = $2 } /^MemAvailable:/ { a = $2 }
+		END { print t - a }' /proc/meminfo
+}
+settled() {
+	local ns
+	for ns in "$NS_C" "$NS_S"; do
+		[ "$(snmp_get CurrSockets "$ns")" -le "${xtp_base[$ns]}" ] ||
+			return 1
+		[ "$(ip netns exec "$ns" ss -tan | grep -c ':5100 ')" = 0 ] ||
+			return 1
 	done
 }
-
-echo "XTP vs TCP, socat over TCP and under withxtp (XTP), QEMU TCG guest"
-echo "(tcp-1seg: TCP in one-segment skbs, so netem's loss hits its packets)"
-case_run "bulk, no loss" 16 tcp xtp-3 xtp-2 xtp-1
-xtp_netem_both delay 25ms loss 1%
-for i in 1 2 3; do
-	case_run "bulk, 1% loss each way, 50 ms RTT, run $i" 4 \
-		tcp-1seg tcp xtp-3 xtp-2 xtp-1
+declare -A xtp_base
+for ns in "$NS_C" "$NS_S"; do
+	xtp_base[$ns]=$(snmp_get CurrSockets "$ns")
 done
-xtp_netem_both delay 25ms
-case_run "bulk, no loss, 50 ms RTT" 4 tcp xtp-3 xtp-2 xtp-1
-exit $fail
+n=$(pick 200 1000)
+for p in tcp xtp; do
+	ip netns exec "$NS_S" "$X" -s -P "$p" -p 5100 -w 4 &
+	hsrv=$!
+	wait_for 30 sh -c "ip netns exec $NS_S ss -lan | grep -q ':5100 '"
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	s0=$(unrecl_kb) u0=$(used_kb)
+	ip netns exec "$NS_C" "$X" -c 198.18.0.2 -P "$p" -p 5100 \
+		-m hold -n "$n" -l 600 >"$out/hold-$p.txt" 2>&1 &
+	hold=$!
+	if wait_for 120 grep -q "^held" "$out/hold-$p.txt"; then
+		sleep 2
+		s1=$(unrecl_kb) u1=$(used_kb)
+		printf '{"label":"row7/%s","proto":"%s","mode":"hold","clients":%d,"slab_kb":[%d,%d],"used_kb":[%d,%d]}\n' \
+			"$p" "$p" "$n" "$s0" "$s1" "$u0" "$u1" >>"$res"
+		echo "row7/$p: SUnreclaim $s0 -> $s1 kB, used $u0 -> $u1 kB for $n"
+	else
+		printf '{"label":"row7/%s","failed":"%s"}\n' "$p" \
+			"$(tr -d '"\n' <"$out/hold-$p.txt" | cut -c1-100)" >>"$res"
+	fi
+	kill "$hold" 2>/dev/null
+	wait "$hold" 2>/dev/null
+	kill "$hsrv" 2>/dev/null
+	wait "$hsrv" 2>/dev/null
+	wait_for 180 settled || echo "row7: $p sockets still there after 180 s"
+done
+
+# Row 9: the thesis' workloads (its Tables 12-15) on the veth, no delay.
+k=$(pick 20 100)
+for p in xtp tcp; do
+	xp "$p" "row9/srr1/$p" 120 -m crr -q 5 -r 1400 -k "$k"
+	xp "$p" "row9/srr2/$p" 120 -m crr -q 5 -r 2800 -k "$k"
+	xp "$p" "row9/mrr/$p" 120 -m mrr -k "$k"
+	xp "$p" "row9/sft1000/$p" 120 -m crr -q 1000 -r 0 -k "$k"
+	xp "$p" "row9/sft10000/$p" 120 -m crr -q 10000 -r 0 -k "$k"
+	xp "$p" "row9/lft/$p" 120 -m stream -b 1000000 -n 1
+done
+
+# Cross-check: Debian's iperf3, unmodified, over TCP and under withxtp.
+if command -v iperf3 >/dev/null; then
+	cc tcp-cubic >/dev/null
+	cc xtp-veno >/dev/null
+	for p in tcp xtp; do
+		pre=()
+		[ "$p" = xtp ] && pre=("$W")
+		ip netns exec "$NS_S" timeout 60 "${pre[@]}" iperf3 -s -1 -p 5201 \
+			>/dev/null 2>&1 &
+		srv=$!
+		sleep 1
+		bps=$(ip netns exec "$NS_C" timeout 60 "${pre[@]}" iperf3 -J \
+			-c 198.18.0.2 -p 5201 -t "$(pick 3 5)" 2>/dev/null |
+			jq -r '.end.sum_received.bits_per_second // empty')
+		wait "$srv"
+		printf '{"label":"iperf3/%s","proto":"%s","goodput_mbps":%s}\n' \
+			"$p" "$p" "$(awk -v b="${bps:-0}" 'BEGIN { printf "%.3f", b / 1e6 }')" \
+			>>"$res"
+		echo "iperf3/$p: ${bps:-FAILED} bit/s"
+	done
+fi
+echo "bench: $(wc -l <"$res") results"

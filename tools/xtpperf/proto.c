@@ -11,6 +11,7 @@
  * stream  one-way bulk; the server answers the byte count it received.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -21,10 +22,12 @@
 #include <linux/xtp.h>
 
 #include "mtpapi.h"
+#include "toolutil.h"
 #include "xtpperf.h"
 
 #define XP_CHUNK	(64U << 10)	/* stream write size */
 #define XP_MTP_CHUNK	(4U << 20)	/* MTP answer per request */
+#define XP_MTP_OBJECT	(1U << 20)	/* MTP stream by time: object size */
 
 static const char *const names[] = {
 	[XP_XTP] = "xtp", [XP_TCP] = "tcp", [XP_TFO] = "tfo", [XP_MTP] = "mtp",
@@ -139,9 +142,9 @@ static int get_hdr(const char *buf, struct xp_hdr *h)
 	h->mode = ntohl(h->mode);
 	h->reqsize = ntohl(h->reqsize);
 	h->respsize = ntohl(h->respsize);
-	if (h->magic != XP_MAGIC || h->mode < XP_CRR || h->mode > XP_STREAM)
+	if (h->magic != XP_MAGIC || h->mode < XP_CRR || h->mode > XP_HOLD)
 		return -1;
-	if (h->mode != XP_STREAM &&
+	if (h->mode == XP_CRR &&
 	    (h->reqsize > XP_MAX_MSG || h->respsize > XP_MAX_MSG))
 		return -1;
 	return 0;
@@ -154,7 +157,48 @@ struct xp_srv {
 	enum xp_proto proto;
 };
 
-static void serve_stream(int fd, char *buf, const struct xp_hdr *h)
+/* rr: requests that say their own and their answer's length. */
+static void serve_rr(int fd, char *buf)
+{
+	uint32_t w[2];
+
+	while (read_full(fd, w, sizeof(w)) == sizeof(w)) {
+		uint32_t q = ntohl(w[0]), r = ntohl(w[1]);
+
+		if (q < sizeof(w) || q > XP_MAX_MSG || r > XP_MAX_MSG ||
+		    read_full(fd, buf, q - sizeof(w)) !=
+		    (ssize_t)(q - sizeof(w)) ||
+		    write_full(fd, buf, r))
+			break;
+	}
+}
+
+/* Sockets of hold runs, kept open until the server ends. */
+static pthread_mutex_t held_lock = PTHREAD_MUTEX_INITIALIZER;
+static int *held;
+static size_t nheld, held_cap;
+
+static int hold(int fd)
+{
+	int *n;
+
+	pthread_mutex_lock(&held_lock);
+	if (nheld == held_cap) {
+		n = realloc(held, (held_cap * 2 + 64) * sizeof(*held));
+		if (!n) {
+			pthread_mutex_unlock(&held_lock);
+			return 0;
+		}
+		held = n;
+		held_cap = held_cap * 2 + 64;
+	}
+	held[nheld++] = fd;
+	pthread_mutex_unlock(&held_lock);
+	return 1;
+}
+
+/* Serve one association; 1 when the socket is to stay open. */
+static int serve_stream(int fd, char *buf, const struct xp_hdr *h)
 {
 	uint64_t total = 0;
 	ssize_t n;
@@ -165,10 +209,10 @@ static void serve_stream(int fd, char *buf, const struct xp_hdr *h)
 			write_full(fd, buf, h->respsize);
 		break;
 	case XP_RR:
-		while (read_full(fd, buf, h->reqsize) == (ssize_t)h->reqsize &&
-		       h->reqsize && !write_full(fd, buf, h->respsize))
-			;
+		serve_rr(fd, buf);
 		break;
+	case XP_HOLD:
+		return hold(fd);
 	case XP_STREAM:
 		while ((n = read(fd, buf, XP_MAX_MSG)) > 0 ||
 		       (n < 0 && errno == EINTR))
@@ -179,6 +223,7 @@ static void serve_stream(int fd, char *buf, const struct xp_hdr *h)
 		}
 		break;
 	}
+	return 0;
 }
 
 static void *stream_worker(void *arg)
@@ -198,8 +243,8 @@ static void *stream_worker(void *arg)
 			break;
 		}
 		if (read_full(fd, buf, sizeof(h)) == sizeof(h) &&
-		    !get_hdr(buf, &h))
-			serve_stream(fd, buf, &h);
+		    !get_hdr(buf, &h) && serve_stream(fd, buf, &h))
+			continue;
 		close(fd);
 	}
 	free(buf);
@@ -287,7 +332,11 @@ int xp_server(enum xp_proto proto, const struct sockaddr_in *me, int workers)
 		if (pthread_create(&t, NULL, proto == XP_MTP ? mtp_worker :
 				   stream_worker, &s))
 			return -1;
-	pause();
+	/* Scripts wait for this line before they start clients. */
+	fprintf(stderr, "xtpperf: %s listening on port %u\n",
+		xp_proto_name(proto), ntohs(me->sin_port));
+	for (;;)
+		pause();
 	return 0;
 }
 
@@ -401,57 +450,138 @@ check:
 	return expect_len(got, respsize);
 }
 
-/**
- * xp_rr_open() - open the association an rr run uses
- * @c: client
- * @reqsize: request bytes per transaction
- * @respsize: answer bytes per transaction
- *
- * Return: 0, or -1 with errno set.
- */
-int xp_rr_open(struct xp_conn *c, uint32_t reqsize, uint32_t respsize)
+/* Connect and send the association's header for @mode. */
+static int open_assoc(struct xp_conn *c, enum xp_mode mode)
 {
-	if (c->proto == XP_MTP)
-		return 0;
-	if (!reqsize) {
-		errno = EINVAL;
-		return -1;
-	}
+	char hdr[sizeof(struct xp_hdr)];
+
 	c->fd = stream_socket(c->proto);
 	if (c->fd < 0)
 		return -1;
-	put_hdr(c->buf, XP_RR, reqsize, respsize);
+	put_hdr(hdr, mode, 0, 0);
 	if (connect(c->fd, (struct sockaddr *)&c->dst, sizeof(c->dst)) ||
-	    write_full(c->fd, c->buf, sizeof(struct xp_hdr)))
+	    write_full(c->fd, hdr, sizeof(hdr)))
 		return -1;
 	return 0;
 }
 
 /**
+ * xp_rr_open() - open the association an rr run uses
+ * @c: client
+ *
+ * Return: 0, or -1 with errno set.
+ */
+int xp_rr_open(struct xp_conn *c)
+{
+	if (c->proto == XP_MTP)
+		return 0;
+	return open_assoc(c, XP_RR);
+}
+
+/**
  * xp_rr() - one request and its answer on the open association
  * @c: client, after xp_rr_open()
- * @reqsize: request bytes
+ * @reqsize: request bytes (XTP and TCP: at least the 8 that give the
+ *	sizes; a smaller value sends 8)
  * @respsize: answer bytes expected
  *
  * Return: 0, or -1 with errno set.
  */
 int xp_rr(struct xp_conn *c, uint32_t reqsize, uint32_t respsize)
 {
-	ssize_t got;
+	uint32_t w[2];
 
 	if (c->proto == XP_MTP)
-		got = mtp_txn(c, XP_RR, reqsize, respsize);
-	else if (write_full(c->fd, c->buf, reqsize))
+		return expect_len(mtp_txn(c, XP_RR, reqsize, respsize),
+				  respsize);
+	if (reqsize < sizeof(w))
+		reqsize = sizeof(w);
+	w[0] = htonl(reqsize);
+	w[1] = htonl(respsize);
+	memcpy(c->buf, w, sizeof(w));
+	if (write_full(c->fd, c->buf, reqsize))
 		return -1;
-	else
-		got = read_full(c->fd, c->buf, respsize);
-	return expect_len(got, respsize);
+	return expect_len(read_full(c->fd, c->buf, respsize), respsize);
+}
+
+/**
+ * xp_mrr() - the thesis' MRR pattern (its Table 13, an ftp session)
+ * @c: client
+ *
+ * One new association: three directory listings (16-byte command,
+ * 600-byte answer), a put of 5000 bytes and a get of 5000 bytes.  Not for
+ * MTP, whose requests hold at most MTP_SIZE_REQUEST bytes.
+ *
+ * Return: the bytes moved both ways, or -1 with errno set.
+ */
+int64_t xp_mrr(struct xp_conn *c)
+{
+	static const uint32_t ex[][2] = {
+		{ 16, 600 }, { 16, 600 }, { 16, 600 }, { 5000, 16 },
+		{ 16, 5000 },
+	};
+	int64_t bytes = 0;
+	unsigned int i;
+	int err = 0;
+
+	if (c->proto == XP_MTP) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	if (open_assoc(c, XP_RR))
+		err = -1;
+	for (i = 0; !err && i < sizeof(ex) / sizeof(ex[0]); i++) {
+		err = xp_rr(c, ex[i][0], ex[i][1]);
+		bytes += ex[i][0] + ex[i][1];
+	}
+	xp_close(c);
+	return err ? -1 : bytes;
+}
+
+/**
+ * xp_hold() - open an association the server keeps, idle, until it ends
+ * @c: client
+ *
+ * Return: 0, or -1 with errno set.
+ */
+int xp_hold(struct xp_conn *c)
+{
+	if (c->proto == XP_MTP) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return open_assoc(c, XP_HOLD);
+}
+
+/*
+ * MTP bulk: one object of @bytes, or objects of XP_MTP_OBJECT bytes one
+ * after the other for @seconds.
+ */
+static int64_t mtp_stream(struct xp_conn *c, uint64_t bytes, double seconds)
+{
+	uint64_t size = bytes ? bytes : XP_MTP_OBJECT, total = 0;
+	double t0 = now();
+	ssize_t got;
+
+	if (size > UINT32_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	do {
+		got = mtp_txn(c, XP_STREAM, 0, size);
+		if (expect_len(got, size))
+			return -1;
+		total += got;
+		c->progress = total;
+	} while (!bytes && now() - t0 < seconds);
+	return total;
 }
 
 /**
  * xp_stream() - one-way bulk transfer
  * @c: client
- * @bytes: bytes to send; 0 to send for @seconds instead (not MTP)
+ * @bytes: bytes to send; 0 to send for @seconds instead (MTP: 1 MB
+ *	objects one after the other)
  * @seconds: duration when @bytes is 0
  *
  * Returns when the server has confirmed what it received.
@@ -462,29 +592,13 @@ int xp_rr(struct xp_conn *c, uint32_t reqsize, uint32_t respsize)
 int64_t xp_stream(struct xp_conn *c, uint64_t bytes, double seconds)
 {
 	uint64_t sent = 0, rcvd;
-	struct timespec t0, t;
+	double t0 = now();
 
-	if (c->proto == XP_MTP) {
-		ssize_t got;
-
-		if (!bytes || bytes > UINT32_MAX) {
-			errno = EINVAL;
-			return -1;
-		}
-		got = mtp_txn(c, XP_STREAM, 0, bytes);
-		if (got >= 0 && (uint64_t)got != bytes)
-			errno = EPROTO;
-		return got == (ssize_t)bytes ? got : -1;
-	}
-	c->fd = stream_socket(c->proto);
-	if (c->fd < 0)
-		return -1;
-	put_hdr(c->buf, XP_STREAM, 0, 0);
-	if (connect(c->fd, (struct sockaddr *)&c->dst, sizeof(c->dst)) ||
-	    write_full(c->fd, c->buf, sizeof(struct xp_hdr)))
+	if (c->proto == XP_MTP)
+		return mtp_stream(c, bytes, seconds);
+	if (open_assoc(c, XP_STREAM))
 		return -1;
 	memset(c->buf, 'x', XP_CHUNK);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		size_t n = XP_CHUNK;
 
@@ -493,15 +607,13 @@ int64_t xp_stream(struct xp_conn *c, uint64_t bytes, double seconds)
 				break;
 			if (bytes - sent < n)
 				n = bytes - sent;
-		} else {
-			clock_gettime(CLOCK_MONOTONIC, &t);
-			if (t.tv_sec - t0.tv_sec +
-			    (t.tv_nsec - t0.tv_nsec) / 1e9 >= seconds)
-				break;
+		} else if (now() - t0 >= seconds) {
+			break;
 		}
 		if (write_full(c->fd, c->buf, n))
 			return -1;
 		sent += n;
+		c->progress = sent;
 	}
 	if (shutdown(c->fd, SHUT_WR) ||
 	    read_full(c->fd, &rcvd, sizeof(rcvd)) != sizeof(rcvd))

@@ -16,15 +16,18 @@
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "toolutil.h"
 #include "xtpperf.h"
 
-#define XP_MAX_CLIENTS	256
+#define XP_MAX_CLIENTS	65536	/* hold; the others want far fewer */
 #define XP_MAX_SAMPLES	(4U << 20)	/* per client */
 
 struct xp_opts {
@@ -40,6 +43,9 @@ struct xp_opts {
 	double rtt_ms;
 	int warmup;
 	int json;
+	const char *label;	/* -L: carried into the JSON */
+	const char *dump;	/* -D: latency samples, one per line */
+	const char *series;	/* -I: stream bytes per client per second */
 };
 
 struct xp_client {
@@ -52,15 +58,8 @@ struct xp_client {
 	int first_errno;
 	uint64_t bytes;
 	double elapsed;
+	volatile int finished;
 };
-
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Busy CPU seconds of the whole machine so far (all CPUs). */
 static double cpu_busy(void)
@@ -87,21 +86,31 @@ static void note_error(struct xp_client *c)
 		c->first_errno = errno;
 }
 
-static int one_txn(struct xp_client *c)
+/* One transaction: the bytes it moved both ways, or -1. */
+static int64_t one_txn(struct xp_client *c)
 {
 	const struct xp_opts *o = c->o;
+	int err;
 
-	if (o->mode == XP_CRR)
-		return xp_crr(&c->conn, o->reqsize, o->respsize);
-	return xp_rr(&c->conn, o->reqsize, o->respsize);
+	switch (o->mode) {
+	case XP_CRR:
+		err = xp_crr(&c->conn, o->reqsize, o->respsize);
+		break;
+	case XP_MRR:
+		return xp_mrr(&c->conn);
+	default:
+		err = xp_rr(&c->conn, o->reqsize, o->respsize);
+		break;
+	}
+	return err ? -1 : (int64_t)o->reqsize + o->respsize;
 }
 
 static void run_stream(struct xp_client *c)
 {
-	double t0 = mono();
+	double t0 = now();
 	int64_t n = xp_stream(&c->conn, c->o->bytes, c->o->seconds);
 
-	c->elapsed = mono() - t0;
+	c->elapsed = now() - t0;
 	if (n < 0) {
 		note_error(c);
 		return;
@@ -119,33 +128,35 @@ static void *client_main(void *arg)
 
 	if (o->mode == XP_STREAM) {
 		run_stream(c);
-		xp_close(&c->conn);
-		return NULL;
+		goto out;
 	}
-	if (o->mode == XP_RR && xp_rr_open(&c->conn, o->reqsize, o->respsize)) {
+	if (o->mode == XP_RR && xp_rr_open(&c->conn)) {
 		note_error(c);
-		return NULL;
+		goto out;
 	}
 	/* TFO: the first exchange fetches the cookie. */
 	for (i = 0; i < o->warmup; i++)
-		if (one_txn(c))
+		if (one_txn(c) < 0)
 			note_error(c);
-	t0 = mono();
+	t0 = now();
 	end = t0 + o->seconds;
-	while (o->count ? c->done + c->errors < o->count : mono() < end) {
-		double t = mono();
+	while (o->count ? c->done + c->errors < o->count : now() < end) {
+		double t = now();
+		int64_t moved = one_txn(c);
 
-		if (one_txn(c)) {
+		if (moved < 0) {
 			note_error(c);
 			continue;
 		}
 		if (c->done < XP_MAX_SAMPLES)
-			c->lat_us[c->done] = (mono() - t) * 1e6;
+			c->lat_us[c->done] = (now() - t) * 1e6;
 		c->done++;
-		c->bytes += o->reqsize + o->respsize;
+		c->bytes += moved;
 	}
-	c->elapsed = mono() - t0;
+	c->elapsed = now() - t0;
+out:
 	xp_close(&c->conn);
+	c->finished = 1;
 	return NULL;
 }
 
@@ -169,9 +180,94 @@ static uint32_t pct(const uint32_t *v, uint64_t n, double p)
 	return v[(k > n ? n : k) - 1];
 }
 
+static void dump_samples(const char *path, const uint32_t *v, uint64_t n)
+{
+	FILE *f = fopen(path, "w");
+	uint64_t i;
+
+	if (!f)
+		die(path);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%u\n", v[i]);
+	if (fclose(f))
+		die(path);
+}
+
+/*
+ * Wait for the clients; with -I, write each stream client's bytes every
+ * second meanwhile: "seconds client bytes" lines.
+ */
+static void wait_clients(const struct xp_opts *o, struct xp_client *cl)
+{
+	FILE *f = NULL;
+	double t0 = now(), next = t0 + 1;
+	int k, busy;
+
+	if (o->series) {
+		f = fopen(o->series, "w");
+		if (!f)
+			die(o->series);
+	}
+	do {
+		usleep(20000);
+		for (busy = 0, k = 0; k < o->clients; k++)
+			busy += !cl[k].finished;
+		if (f && now() >= next) {
+			for (k = 0; k < o->clients; k++)
+				fprintf(f, "%.2f %d %llu\n", now() - t0, k,
+					(unsigned long long)cl[k].conn.progress);
+			next += 1;
+		}
+	} while (busy);
+	for (k = 0; k < o->clients; k++)
+		pthread_join(cl[k].thread, NULL);
+	if (f && fclose(f))
+		die(o->series);
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+	stop = sig;
+}
+
+/*
+ * hold: open N associations, print "held N" and keep them for the time or
+ * until SIGTERM; then abort them (SO_LINGER 0), so that no TIME_WAIT or
+ * closing state outlives the run.
+ */
+static int run_hold(const struct xp_opts *o, struct xp_client *cl)
+{
+	struct sigaction sa = { .sa_handler = on_term };
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+	double end = now() + o->seconds;
+	int k;
+
+	sigaction(SIGTERM, &sa, NULL);
+	for (k = 0; k < o->clients; k++)
+		if (xp_hold(&cl[k].conn))
+			die("hold");
+	printf("held %d\n", o->clients);
+	fflush(stdout);
+	while (!stop && now() < end)
+		usleep(100000);
+	for (k = 0; k < o->clients; k++) {
+		setsockopt(cl[k].conn.fd, SOL_SOCKET, SO_LINGER, &lg,
+			   sizeof(lg));
+		xp_close(&cl[k].conn);
+	}
+	return 0;
+}
+
 static const char *mode_name(enum xp_mode m)
 {
-	return m == XP_CRR ? "crr" : m == XP_RR ? "rr" : "stream";
+	static const char *const name[] = {
+		[XP_CRR] = "crr", [XP_RR] = "rr", [XP_STREAM] = "stream",
+		[XP_HOLD] = "hold", [XP_MRR] = "mrr",
+	};
+
+	return name[m];
 }
 
 static void report(const struct xp_opts *o, struct xp_client *cl,
@@ -204,16 +300,19 @@ static void report(const struct xp_opts *o, struct xp_client *cl,
 	qsort(all, n, sizeof(*all), cmp_u32);
 	for (k = 0; k < 3; k++)
 		p[k] = pct(all, n, at[k]);
+	if (o->dump)
+		dump_samples(o->dump, all, n);
 	free(all);
 	tps = elapsed > 0 ? done / elapsed : 0;
 	mbps = elapsed > 0 ? bytes * 8 / elapsed / 1e6 : 0;
 
 	if (o->json) {
-		printf("{\"proto\":\"%s\",\"mode\":\"%s\",\"reqsize\":%u,"
+		printf("{\"label\":\"%s\",\"proto\":\"%s\",\"mode\":\"%s\","
+		       "\"reqsize\":%u,"
 		       "\"respsize\":%u,\"clients\":%d,\"seconds\":%.3f,"
 		       "\"transactions\":%llu,\"errors\":%llu,\"tps\":%.1f,"
 		       "\"bytes\":%llu,\"goodput_mbps\":%.3f,",
-		       xp_proto_name(o->proto), mode_name(o->mode), o->reqsize,
+		       o->label ? o->label : "", xp_proto_name(o->proto), mode_name(o->mode), o->reqsize,
 		       o->respsize, o->clients, elapsed,
 		       (unsigned long long)done, (unsigned long long)errors,
 		       tps, (unsigned long long)bytes, mbps);
@@ -265,7 +364,9 @@ static void __attribute__((noreturn)) usage(int status)
 		"  -P xtp|tcp|tfo|mtp  transport (tfo: TCP Fast Open)\n"
 		"  -p PORT     port (5001)\n"
 		"  -m MODE     crr: new association per request (default);\n"
-		"              rr: one association; stream: one-way bulk\n"
+		"              rr: one association; stream: one-way bulk;\n"
+		"              mrr: an ftp-like session per association (the\n"
+		"              thesis' MRR); hold: -n idle associations for -l s\n"
 		"  -q BYTES    request size after the 16-byte header (64)\n"
 		"  -r BYTES    answer size (100), at most %u\n"
 		"  -n N        concurrent clients (1)\n"
@@ -276,7 +377,11 @@ static void __attribute__((noreturn)) usage(int status)
 		"  -R MS       RTT of the path: latency also in round trips\n"
 		"  -W COUNT    untimed warm-up transactions (tfo: 1)\n"
 		"  -w N        server threads (64)\n"
-		"  -j          one JSON object instead of text\n", XP_MAX_MSG);
+		"  -j          one JSON object instead of text\n"
+		"  -L LABEL    a label for the JSON object\n"
+		"  -D FILE     every latency sample (µs), sorted, to FILE\n"
+		"  -I FILE     stream: each client's bytes every second\n",
+		XP_MAX_MSG);
 	exit(status);
 }
 
@@ -306,8 +411,8 @@ int main(int argc, char **argv)
 	struct xp_client *cl;
 	double cpu0;
 
-	while ((opt = getopt(argc, argv, "sc:P:p:m:q:r:n:l:k:b:R:W:w:jh")) !=
-	       -1) {
+	while ((opt = getopt(argc, argv,
+			     "sc:P:p:m:q:r:n:l:k:b:R:W:w:jL:D:I:h")) != -1) {
 		switch (opt) {
 		case 's':
 			server = 1;
@@ -333,6 +438,10 @@ int main(int argc, char **argv)
 				o.mode = XP_RR;
 			else if (!strcmp(optarg, "stream"))
 				o.mode = XP_STREAM;
+			else if (!strcmp(optarg, "mrr"))
+				o.mode = XP_MRR;
+			else if (!strcmp(optarg, "hold"))
+				o.mode = XP_HOLD;
 			else
 				usage(2);
 			break;
@@ -366,6 +475,15 @@ int main(int argc, char **argv)
 		case 'j':
 			o.json = 1;
 			break;
+		case 'L':
+			o.label = optarg;
+			break;
+		case 'D':
+			o.dump = optarg;
+			break;
+		case 'I':
+			o.series = optarg;
+			break;
 		case 'h':
 			usage(0);
 		default:
@@ -384,10 +502,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xtpperf: '%s' is not an IPv4 address\n", host);
 		usage(2);
 	}
-	if (o.mode == XP_STREAM && o.proto == XP_MTP && !o.bytes) {
-		fprintf(stderr, "xtpperf: an MTP stream needs -b BYTES\n");
-		usage(2);
-	}
 	if (o.warmup < 0)
 		o.warmup = o.proto == XP_TFO;
 	cl = calloc(o.clients, sizeof(*cl));
@@ -398,17 +512,20 @@ int main(int argc, char **argv)
 		cl[k].conn.fd = -1;
 		cl[k].conn.proto = o.proto;
 		cl[k].conn.dst = o.dst;
+	}
+	if (o.mode == XP_HOLD)
+		return run_hold(&o, cl);
+	for (k = 0; k < o.clients; k++) {
 		cl[k].conn.buf = malloc(XP_MAX_MSG);
 		cl[k].lat_us = malloc(XP_MAX_SAMPLES * sizeof(uint32_t));
 		if (!cl[k].conn.buf || !cl[k].lat_us)
-			return perror("xtpperf"), 1;
+			die("malloc");
 	}
 	cpu0 = cpu_busy();
 	for (k = 0; k < o.clients; k++)
 		if (pthread_create(&cl[k].thread, NULL, client_main, &cl[k]))
 			return perror("xtpperf: pthread_create"), 1;
-	for (k = 0; k < o.clients; k++)
-		pthread_join(cl[k].thread, NULL);
+	wait_clients(&o, cl);
 	report(&o, cl, cpu_busy() - cpu0);
 	for (k = 0; k < o.clients; k++)
 		if (cl[k].errors)

@@ -15,12 +15,15 @@
 #define XP_MAX_MSG	(1U << 20)	/* largest request or answer */
 
 enum xp_proto { XP_XTP, XP_TCP, XP_TFO, XP_MTP };
-enum xp_mode { XP_CRR = 1, XP_RR, XP_STREAM };
+/* Wire modes; XP_MRR is a client-side sequence of XP_RR exchanges. */
+enum xp_mode { XP_CRR = 1, XP_RR, XP_STREAM, XP_HOLD, XP_MRR };
 
 /*
  * What a client asks for, at the start of every association (crr: with
- * the request; rr and stream: once).  Network byte order.  MTP sends it as
- * the request payload; @size is then the object size of a stream.
+ * the request; rr, stream and hold: once).  Network byte order.  MTP sends
+ * it as the request payload; @respsize is then the object's size.  In rr,
+ * each request starts with two more words, its own length (these 8 bytes
+ * included) and the answer's.
  */
 struct xp_hdr {
 	uint32_t magic;
@@ -36,6 +39,8 @@ struct xp_hdr {
  * @dst: server address
  * @buf: scratch buffer of XP_MAX_MSG bytes
  * @fallbacks: TFO exchanges whose data did not ride in the SYN
+ * @progress: stream bytes the server has confirmed or the socket took so
+ *	far, sampled by the main thread for the per-second series
  */
 struct xp_conn {
 	int fd;
@@ -43,13 +48,16 @@ struct xp_conn {
 	struct sockaddr_in dst;
 	char *buf;
 	uint64_t fallbacks;
+	volatile uint64_t progress;
 };
 
 int xp_server(enum xp_proto proto, const struct sockaddr_in *me,
 	      int workers);
 int xp_crr(struct xp_conn *c, uint32_t reqsize, uint32_t respsize);
-int xp_rr_open(struct xp_conn *c, uint32_t reqsize, uint32_t respsize);
+int xp_rr_open(struct xp_conn *c);
 int xp_rr(struct xp_conn *c, uint32_t reqsize, uint32_t respsize);
+int64_t xp_mrr(struct xp_conn *c);
+int xp_hold(struct xp_conn *c);
 int64_t xp_stream(struct xp_conn *c, uint64_t bytes, double seconds);
 void xp_close(struct xp_conn *c);
 int xp_parse_proto(const char *s, enum xp_proto *p);

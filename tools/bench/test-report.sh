@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# tools/bench/report.py on a made-up run whose ratios are known: the
+# goals table, the rows and results.json must say exactly those numbers,
+# and a failed measurement must show as failed, not as a number.  KTAP.
+#
+#   tools/bench/test-report.sh
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+
+cat >"$d/results.jsonl" <<'JSON'
+{"label":"row1/100/xtp","proto":"xtp","mode":"crr","clients":1,"seconds":1,"transactions":10,"errors":0,"p50_rtt":1.05,"p99_rtt":1.5}
+{"label":"row1/100/mtp","failed":"timeout or crash after 120 s"}
+{"label":"row1/100/tcp","proto":"tcp","mode":"crr","clients":1,"seconds":1,"transactions":10,"errors":0,"p50_rtt":2.1,"p99_rtt":2.5}
+{"label":"row2/1/xtp","proto":"xtp","clients":1,"seconds":2,"transactions":600,"errors":0,"tps":300,"cpu_us_per_txn":50}
+{"label":"row2/1/mtp","proto":"mtp","clients":1,"seconds":2,"transactions":300,"errors":3,"first_error":"Timer expired","tps":150}
+{"label":"row2/1/tcp","proto":"tcp","clients":1,"seconds":2,"transactions":200,"errors":0,"tps":100,"cpu_us_per_txn":40}
+{"label":"row4/veth/xtp-veno","clients":1,"seconds":5,"transactions":1,"errors":0,"goodput_mbps":450,"cpu_ms_per_mb":6}
+{"label":"row4/veth/tcp-cubic","clients":1,"seconds":5,"transactions":1,"errors":0,"goodput_mbps":500,"cpu_ms_per_mb":4}
+{"label":"row6/xtp/xtp","clients":1,"seconds":60,"transactions":1,"errors":0,"goodput_mbps":10}
+{"label":"row6/xtp/tcp","clients":1,"seconds":60,"transactions":1,"errors":0,"goodput_mbps":10}
+{"label":"row7/xtp","proto":"xtp","mode":"hold","clients":100,"slab_kb":[1000,1100],"used_kb":[5000,5200]}
+{"label":"row7/tcp","proto":"tcp","mode":"hold","clients":100,"slab_kb":[1000,1200],"used_kb":[5000,5400]}
+{"label":"row9/lft/xtp","clients":1,"seconds":0.1,"transactions":1,"errors":0}
+{"label":"row9/lft/tcp","clients":1,"seconds":0.2,"transactions":1,"errors":0}
+JSON
+
+doc=$d/performance.md
+/usr/bin/python3 "$top/tools/bench/report.py" --results "$d/results.jsonl" \
+	--outdir "$d" --doc "$doc" --plots "$d/perf" --profile quick \
+	--kernel 6.12.0-test --started "2026-01-01 00:00 UTC" --minutes 3 \
+	--command "make bench-quick" >"$d/out" 2>&1
+rc=$?
+
+n=0
+# has DESCRIPTION LINE: the report holds LINE exactly.
+has() {
+	n=$((n + 1))
+	if grep -qxF -- "$2" "$doc" 2>/dev/null; then
+		echo "ok $n - $1"
+	else
+		echo "not ok $n - $1: no line '$2'"
+	fi
+}
+
+echo "1..12"
+n=$((n + 1))
+if [ $rc = 0 ]; then echo "ok $n - report.py runs"; else
+	echo "not ok $n - report.py runs: $(tail -3 "$d/out")"; fi
+has "crr latency goal met at 1.05 RTT" \
+	"| crr latency, XTP, 100 B answer | median ≤ 1.1 RTT | 1.05 RTT | met |"
+has "a failed run's goal is n/a" \
+	"| crr latency, MTP, 100 B answer | median ≤ 1.1 RTT | n/a | n/a |"
+has "the failed run shows why in its row" \
+	"| 100 B | mtp | n/a | n/a |  | failed: timeout or crash after 120 s |"
+has "crr transactions/s: 300 against 100 is 3.00x, met" \
+	"| crr transactions/s, XTP, 1 client(s), loopback | ≥ 2× TCP | 3.00× | met |"
+has "a run with errors is not a number" \
+	"| 1 | mtp | n/a | n/a | n/a | 3 errors (Timer expired) |"
+has "stream 450 against 500 Mbit/s is 0.90x, met" \
+	"| stream, veth, XTP (Veno, the default) | ≥ 0.9× TCP | 0.90× | met |"
+has "CPU per MB 6 against 4 is 1.50x, not met" \
+	"| CPU per MB, stream | ≤ 1.2× TCP | 1.50× | **not met** |"
+has "equal shares give Jain 1.000" \
+	"| fairness, XTP with TCP | Jain ≥ 0.9 | 1.000 | met |"
+has "memory: 200 kB over 100 associations against 400 kB" \
+	"| memory per idle association | ≤ TCP's | 0.50× TCP | met |"
+has "the thesis row: 100 ms against 200 ms is 0.50" \
+	"| LFT, xft 1 MB (Table 15) | 100.000 | 200.000 | 0.50 | 1.07 |"
+n=$((n + 1))
+if /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results']; sys.exit(len(r) != 14)" "$d/results.json" 2>/dev/null; then
+	echo "ok $n - results.json holds the 14 results"
+else
+	echo "not ok $n - results.json holds the 14 results"
+fi
