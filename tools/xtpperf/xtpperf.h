@@ -38,7 +38,7 @@ struct xp_hdr {
  * @proto: transport
  * @dst: server address
  * @buf: scratch buffer of XP_MAX_MSG bytes
- * @fallbacks: TFO exchanges whose data did not ride in the SYN
+ * @fallbacks: timed TFO exchanges whose data did not ride in the SYN
  * @progress: stream bytes the server has confirmed or the socket took so
  *	far, sampled by the main thread for the per-second series
  */
