@@ -198,11 +198,29 @@ static void mtp_rcv_drop(struct sock *sk, struct sk_buff *skb)
 }
 
 /*
+ * The skb after @skb on the receive queue, or the first one if @skb is
+ * NULL.  Softirq appends concurrently: the queue lock orders our reads
+ * after the appender's writes of the new skb.
+ */
+static struct sk_buff *mtp_rcv_next(struct sock *sk, struct sk_buff *skb)
+{
+	struct sk_buff_head *q = &sk->sk_receive_queue;
+	struct sk_buff *next;
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	next = skb ? skb_peek_next(skb, q) : skb_peek(q);
+	spin_unlock_irqrestore(&q->lock, flags);
+	return next;
+}
+
+/*
  * A request, a single response or a completion: one message, truncated
- * like a UDP datagram if the buffer is short.
+ * like a UDP datagram if the buffer is short; with MSG_TRUNC the return
+ * value is its real length, with MSG_PEEK it stays queued.
  */
 static int mtp_recv_info(struct sock *sk, struct sk_buff *skb,
-			 struct msghdr *msg, size_t size,
+			 struct msghdr *msg, size_t size, int flags,
 			 struct mtp_info *info, bool *eor)
 {
 	struct mtp_skb_cb *cb = MTP_SKB_CB(skb);
@@ -217,6 +235,10 @@ static int mtp_recv_info(struct sock *sk, struct sk_buff *skb,
 		msg->msg_flags |= MSG_TRUNC;
 	*eor = info->flags & MTP_INFO_FINAL;
 	mtp_set_name(msg, skb);
+	if (flags & MSG_TRUNC)
+		n = cb->len;
+	if (flags & MSG_PEEK)
+		return n;
 	if ((info->flags & (MTP_INFO_REQUEST | MTP_INFO_FORGET)) ==
 	    MTP_INFO_REQUEST)
 		mtp_server_taken(mtp_sk(sk), cb->addr, cb->port, cb->reqid);
@@ -226,13 +248,17 @@ static int mtp_recv_info(struct sock *sk, struct sk_buff *skb,
 
 /*
  * Pieces of a multi-datagram response: as many consecutive ones of the
- * transaction as fit, and its completion if that comes next.
+ * transaction as fit, and its completion if that comes next.  Nothing is
+ * lost when the buffer is short (the rest comes with the next call), so
+ * MSG_TRUNC does not apply.  With MSG_PEEK the queue is left as it was.
  */
 static int mtp_recv_pieces(struct sock *sk, struct sk_buff *skb,
-			   struct msghdr *msg, size_t size,
+			   struct msghdr *msg, size_t size, int flags,
 			   struct mtp_info *info, bool *eor)
 {
 	u32 reqid = MTP_SKB_CB(skb)->reqid, end, req_addr;
+	bool peek = flags & MSG_PEEK;
+	struct sk_buff *next;
 	struct mtp_info fin;
 	size_t copied = 0;
 	int err;
@@ -255,14 +281,19 @@ static int mtp_recv_pieces(struct sock *sk, struct sk_buff *skb,
 		if (err)
 			return copied ? copied : err;
 		copied += n;
-		cb->off += n;
-		cb->pos += n;
-		cb->len -= n;
-		end = cb->pos;
-		if (cb->len)
+		end = cb->pos + n;
+		if (n < cb->len) {
+			if (!peek) {
+				cb->off += n;
+				cb->pos += n;
+				cb->len -= n;
+			}
 			break;
-		mtp_rcv_drop(sk, skb);
-		skb = skb_peek(&sk->sk_receive_queue);
+		}
+		next = mtp_rcv_next(sk, skb);
+		if (!peek)
+			mtp_rcv_drop(sk, skb);
+		skb = next;
 	}
 	info->size = end - req_addr;
 	if (skb && MTP_SKB_CB(skb)->kind == MTP_SKB_INFO &&
@@ -273,12 +304,19 @@ static int mtp_recv_pieces(struct sock *sk, struct sk_buff *skb,
 			fin.size = info->size;
 			*info = fin;
 			*eor = true;
-			mtp_rcv_drop(sk, skb);
+			if (!peek)
+				mtp_rcv_drop(sk, skb);
 		}
 	}
 	return copied;
 }
 
+/*
+ * A control buffer too short for MTP_INFO gets what fits and MSG_CTRUNC
+ * (put_cmsg()); the data is consumed all the same, as UDP consumes a
+ * datagram whose ancillary data did not fit.  An application that cannot
+ * size its buffer in advance peeks first (MSG_PEEK).
+ */
 static int mtp_recvmsg(struct socket *sock, struct msghdr *msg, size_t size,
 		       int flags)
 {
@@ -289,11 +327,11 @@ static int mtp_recvmsg(struct socket *sock, struct msghdr *msg, size_t size,
 	long timeo;
 	int err;
 
-	if (flags & (MSG_OOB | MSG_PEEK | MSG_ERRQUEUE))
+	if (flags & (MSG_OOB | MSG_ERRQUEUE))
 		return -EOPNOTSUPP;
 	lock_sock(sk);
 	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
-	while (!(skb = skb_peek(&sk->sk_receive_queue))) {
+	while (!(skb = mtp_rcv_next(sk, NULL))) {
 		err = sock_error(sk);
 		if (err)
 			goto out;
@@ -310,9 +348,9 @@ static int mtp_recvmsg(struct socket *sock, struct msghdr *msg, size_t size,
 	}
 	piece = MTP_SKB_CB(skb)->kind == MTP_SKB_PIECE;
 	if (piece)
-		err = mtp_recv_pieces(sk, skb, msg, size, &info, &eor);
+		err = mtp_recv_pieces(sk, skb, msg, size, flags, &info, &eor);
 	else
-		err = mtp_recv_info(sk, skb, msg, size, &info, &eor);
+		err = mtp_recv_info(sk, skb, msg, size, flags, &info, &eor);
 	if (err >= 0) {
 		put_cmsg(msg, SOL_MTP, MTP_INFO, sizeof(info), &info);
 		if (eor)
@@ -320,7 +358,7 @@ static int mtp_recvmsg(struct socket *sock, struct msghdr *msg, size_t size,
 	}
 out:
 	release_sock(sk);
-	if (err >= 0)
+	if (err >= 0 && !(flags & MSG_PEEK))
 		mtp_client_kick(mtp_sk(sk));
 	return err;
 }
