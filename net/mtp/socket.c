@@ -123,13 +123,22 @@ static int mtp_autobind(struct sock *sk)
 	return err;
 }
 
-/* Copy a control message's data, tolerating shorter and longer structs. */
-static void mtp_cmsg_copy(void *dst, size_t size, struct cmsghdr *cmsg)
+/*
+ * Copy a control message's data.  A shorter struct than this kernel's is
+ * an error (the fields the application left out are not "zero", they are
+ * garbage or a bug); a longer one is accepted if the part this kernel does
+ * not know is zero, as copy_struct_from_user() does.
+ */
+static int mtp_cmsg_copy(void *dst, size_t size, struct cmsghdr *cmsg)
 {
 	size_t n = cmsg->cmsg_len - CMSG_LEN(0);
 
-	memset(dst, 0, size);
-	memcpy(dst, CMSG_DATA(cmsg), min(n, size));
+	if (n < size)
+		return -EINVAL;
+	if (n > size && memchr_inv((u8 *)CMSG_DATA(cmsg) + size, 0, n - size))
+		return -E2BIG;
+	memcpy(dst, CMSG_DATA(cmsg), size);
+	return 0;
 }
 
 static int mtp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
@@ -139,7 +148,7 @@ static int mtp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	struct mtp_response resp;
 	struct mtp_request req;
 	struct cmsghdr *cmsg;
-	int kind = 0, err;
+	int kind = 0, err = 0;
 
 	if (msg->msg_flags & MSG_OOB)
 		return -EOPNOTSUPP;
@@ -152,11 +161,13 @@ static int mtp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			return -EINVAL;
 		kind = cmsg->cmsg_type;
 		if (kind == MTP_REQUEST)
-			mtp_cmsg_copy(&req, sizeof(req), cmsg);
+			err = mtp_cmsg_copy(&req, sizeof(req), cmsg);
 		else if (kind == MTP_RESPOND)
-			mtp_cmsg_copy(&resp, sizeof(resp), cmsg);
+			err = mtp_cmsg_copy(&resp, sizeof(resp), cmsg);
 		else
-			return -EINVAL;
+			err = -EINVAL;
+		if (err)
+			return err;
 	}
 	if (!kind)
 		return -EINVAL;
@@ -172,10 +183,13 @@ static int mtp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	if (err)
 		return err;
 	if (kind == MTP_REQUEST)
-		return mtp_client_request(mtp_sk(sk), &req, sin->sin_addr.s_addr,
-					  sin->sin_port, msg, len);
-	return mtp_server_respond(mtp_sk(sk), &resp, sin->sin_addr.s_addr,
-				  sin->sin_port, msg, len);
+		err = mtp_client_request(mtp_sk(sk), &req, sin->sin_addr.s_addr,
+					 sin->sin_port, msg, len);
+	else
+		err = mtp_server_respond(mtp_sk(sk), &resp,
+					 sin->sin_addr.s_addr, sin->sin_port,
+					 msg, len);
+	return err;
 }
 
 static void mtp_set_name(struct msghdr *msg, const struct sk_buff *skb)
@@ -377,6 +391,28 @@ static int mtp_shutdown(struct socket *sock, int how)
 	return 0;
 }
 
+/*
+ * A struct option longer than ours (a newer program's) is accepted only if
+ * what we do not know of it is zero, as copy_struct_from_user() has it.
+ * Not copy_struct_from_sockptr(): in 6.12 it never checks a user tail.
+ */
+static int mtp_sockptr_tail_zero(sockptr_t optval, unsigned int size,
+				 unsigned int optlen)
+{
+	int ret;
+
+	if (optlen <= size)
+		return 0;
+	if (sockptr_is_kernel(optval))
+		return memchr_inv((u8 *)optval.kernel + size, 0,
+				  optlen - size) ? -E2BIG : 0;
+	ret = check_zeroed_user((u8 __user *)optval.user + size,
+				optlen - size);
+	if (ret < 0)
+		return ret;
+	return ret ? 0 : -E2BIG;
+}
+
 static int mtp_setsockopt(struct sock *sk, int level, int optname,
 			  sockptr_t optval, unsigned int optlen)
 {
@@ -389,8 +425,13 @@ static int mtp_setsockopt(struct sock *sk, int level, int optname,
 		return ip_setsockopt(sk, level, optname, optval, optlen);
 	switch (optname) {
 	case MTP_ABORT:
-		if (copy_from_sockptr(&ab, optval, min_t(unsigned int, optlen,
-							 sizeof(ab))))
+		/* All of it: a short one would abort with a made-up level. */
+		if (optlen < sizeof(ab))
+			return -EINVAL;
+		err = mtp_sockptr_tail_zero(optval, sizeof(ab), optlen);
+		if (err)
+			return err;
+		if (copy_from_sockptr(&ab, optval, sizeof(ab)))
 			return -EFAULT;
 		/* Serialised with recvmsg(): DESTROY removes queued data. */
 		lock_sock(sk);

@@ -632,6 +632,31 @@ TEST_F(mtp, malformed_dropped)
 
 /* ---- socket API semantics -------------------------------------------------- */
 
+/*
+ * sendmsg() with one SOL_MTP control message of TYPE whose data is the
+ * first CMLEN bytes of CM (zero-padded beyond its struct, up to 64), and
+ * send FLAGS.
+ */
+static ssize_t send_cm(int fd, const struct sockaddr_in *to, int type,
+		       const void *cm, size_t cmsize, size_t cmlen,
+		       const void *buf, size_t len, int flags)
+{
+	char cbuf[CMSG_SPACE(64)] = { 0 };
+	struct iovec iov = { (void *)buf, len };
+	struct msghdr msg = {
+		.msg_name = (void *)to, .msg_namelen = sizeof(*to),
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = CMSG_SPACE(cmlen),
+	};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	c->cmsg_level = SOL_MTP;
+	c->cmsg_type = type;
+	c->cmsg_len = CMSG_LEN(cmlen);
+	memcpy(CMSG_DATA(c), cm, cmsize < cmlen ? cmsize : cmlen);
+	return sendmsg(fd, &msg, flags);
+}
+
 /* A request of LEN bytes, once it waits in the server's queue. */
 static void app_request(struct __test_metadata *_metadata, int cli, int srv,
 			const struct sockaddr_in *sa, const char *data,
@@ -787,6 +812,75 @@ TEST_F(mtp, short_cmsg_ctrunc)
 	EXPECT_EQ(3, recvmsg(self->srv, &msg, 0));
 	EXPECT_TRUE(msg.msg_flags & MSG_CTRUNC);
 	EXPECT_EQ(0, memcmp(buf, "def", 3));
+}
+
+/*
+ * Short control messages and a short MTP_ABORT are EINVAL; longer ones
+ * are accepted if the bytes beyond the struct are zero, else E2BIG.
+ */
+TEST_F(mtp, short_lengths)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP,
+				 .flags = MTP_REQ_FORGET };
+	struct mtp_request big[2] = { r };
+	struct mtp_response a = {};
+	struct mtp_abort ab[2] = {};
+	struct mtp_info ri, fin;
+	struct sockaddr_in from;
+	char buf[16];
+	long started = mtp_snmp("TxnStarted");
+
+	EXPECT_EQ(-1, send_cm(self->cli, &self->sa, MTP_REQUEST, &r, sizeof(r),
+			      sizeof(r) - 4, "s", 1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, send_cm(self->cli, &self->sa, MTP_REQUEST, &r, sizeof(r),
+			      4, "s", 1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, send_cm(self->cli, &self->sa, MTP_REQUEST, &r, sizeof(r),
+			      0, "s", 1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(started, mtp_snmp("TxnStarted"));
+	/* longer, zero beyond: fine; not zero: E2BIG */
+	EXPECT_EQ(1, send_cm(self->cli, &self->sa, MTP_REQUEST, big,
+			     sizeof(big), sizeof(r) + 8, "s", 1, 0));
+	ASSERT_EQ(1, mtp_recvinfo(self->srv, buf, sizeof(buf), &ri, NULL,
+				  NULL, 0));
+	big[1].action = 1;
+	EXPECT_EQ(-1, send_cm(self->cli, &self->sa, MTP_REQUEST, big,
+			      sizeof(big), sizeof(r) + 8, "s", 1, 0));
+	EXPECT_EQ(E2BIG, errno);
+
+	/* the same for answers */
+	app_request(_metadata, self->cli, self->srv, &self->sa, "q", 1);
+	ASSERT_EQ(1, mtp_recvinfo(self->srv, buf, sizeof(buf), &ri, &from,
+				  NULL, 0));
+	a.reqid = ri.reqid;
+	EXPECT_EQ(-1, send_cm(self->srv, &from, MTP_RESPOND, &a, sizeof(a),
+			      sizeof(a) - 1, NULL, 0, 0));
+	EXPECT_EQ(EINVAL, errno);
+
+	/* MTP_ABORT with only the reqid must not abort (as FINISH) */
+	ab[0].reqid = ri.reqid;
+	ab[0].level = MTP_ABORT_EXPIRE;
+	EXPECT_EQ(-1, setsockopt(self->cli, SOL_MTP, MTP_ABORT, ab, 4));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, setsockopt(self->cli, SOL_MTP, MTP_ABORT, ab, 0));
+	EXPECT_EQ(EINVAL, errno);
+	ab[1].reqid = 1;
+	EXPECT_EQ(-1, setsockopt(self->cli, SOL_MTP, MTP_ABORT, ab,
+				 sizeof(ab)));
+	EXPECT_EQ(E2BIG, errno);
+	EXPECT_EQ(-1, mtp_recvinfo(self->cli, buf, sizeof(buf), &fin, NULL,
+				   NULL, MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+	/* the transaction lives; a full-length abort ends it */
+	ab[1].reqid = 0;
+	EXPECT_EQ(0, setsockopt(self->cli, SOL_MTP, MTP_ABORT, ab,
+				sizeof(ab)));
+	ASSERT_EQ(0, mtp_recvinfo(self->cli, buf, sizeof(buf), &fin, NULL,
+				  NULL, 0));
+	EXPECT_EQ(ri.reqid, fin.reqid);
+	EXPECT_EQ(MTP_ERR_NET_EXPIRE, fin.response);
 }
 
 TEST_HARNESS_MAIN
