@@ -141,6 +141,17 @@ static int mtp_cmsg_copy(void *dst, size_t size, struct cmsghdr *cmsg)
 	return 0;
 }
 
+/*
+ * Like TCP, and unlike UDP (which ignores SHUT_WR), a socket shut down
+ * for writing refuses to send: EPIPE and, unless MSG_NOSIGNAL, SIGPIPE.
+ */
+static int mtp_epipe(const struct msghdr *msg)
+{
+	if (!(msg->msg_flags & MSG_NOSIGNAL))
+		send_sig(SIGPIPE, current, 0);
+	return -EPIPE;
+}
+
 static int mtp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 {
 	DECLARE_SOCKADDR(struct sockaddr_in *, sin, msg->msg_name);
@@ -152,6 +163,8 @@ static int mtp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 
 	if (msg->msg_flags & MSG_OOB)
 		return -EOPNOTSUPP;
+	if (READ_ONCE(sk->sk_shutdown) & SEND_SHUTDOWN)
+		return mtp_epipe(msg);
 	for_each_cmsghdr(cmsg, msg) {
 		if (!CMSG_OK(msg, cmsg))
 			return -EINVAL;

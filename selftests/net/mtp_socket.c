@@ -7,6 +7,7 @@
  * and counted.
  */
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -812,6 +813,66 @@ TEST_F(mtp, short_cmsg_ctrunc)
 	EXPECT_EQ(3, recvmsg(self->srv, &msg, 0));
 	EXPECT_TRUE(msg.msg_flags & MSG_CTRUNC);
 	EXPECT_EQ(0, memcmp(buf, "def", 3));
+}
+
+/* Is SIGPIPE pending?  Takes it if so. */
+static int take_sigpipe(void)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	return sigtimedwait(&set, NULL, &zero) == SIGPIPE;
+}
+
+/*
+ * shutdown(SHUT_WR): sendmsg() fails with EPIPE, and raises SIGPIPE unless
+ * MSG_NOSIGNAL, as on TCP (UDP ignores SHUT_WR); for requests and answers
+ * alike.  poll() then says writable (a send would not block).  Receiving
+ * still works.
+ */
+TEST_F(mtp, shut_wr_epipe)
+{
+	struct mtp_request r = { .action = MTP_ACT_PING,
+				 .flags = MTP_REQ_SINGLE };
+	struct pollfd p = { self->cli, POLLOUT, 0 };
+	struct mtp_response a = {};
+	struct sockaddr_in from;
+	struct mtp_info ri;
+	sigset_t set, old;
+	char buf[16];
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	ASSERT_EQ(0, sigprocmask(SIG_BLOCK, &set, &old));
+	take_sigpipe();
+	app_request(_metadata, self->cli, self->srv, &self->sa, "x", 1);
+	ASSERT_EQ(0, mtp_request(self->cli, &self->sa, &r, NULL, 0));
+	ASSERT_EQ(0, shutdown(self->cli, SHUT_WR));
+	EXPECT_EQ(-1, send_cm(self->cli, &self->sa, MTP_REQUEST, &r,
+			      sizeof(r), sizeof(r), NULL, 0, MSG_NOSIGNAL));
+	EXPECT_EQ(EPIPE, errno);
+	EXPECT_FALSE(take_sigpipe());
+	EXPECT_EQ(-1, mtp_request(self->cli, &self->sa, &r, NULL, 0));
+	EXPECT_EQ(EPIPE, errno);
+	EXPECT_TRUE(take_sigpipe());
+	EXPECT_EQ(1, poll(&p, 1, 0));
+	EXPECT_TRUE(p.revents & POLLOUT);
+	/* the PING sent before still completes */
+	EXPECT_EQ(0, mtp_recvinfo(self->cli, buf, sizeof(buf), &ri, NULL,
+				  NULL, 0));
+	EXPECT_EQ(MTP_RES_REPLY, ri.response);
+	/* a server shut down for writing cannot answer */
+	ASSERT_EQ(1, mtp_recvinfo(self->srv, buf, sizeof(buf), &ri, &from,
+				  NULL, 0));
+	ASSERT_EQ(0, shutdown(self->srv, SHUT_WR));
+	a.reqid = ri.reqid;
+	EXPECT_EQ(-1, send_cm(self->srv, &from, MTP_RESPOND, &a, sizeof(a),
+			      sizeof(a), NULL, 0, MSG_NOSIGNAL));
+	EXPECT_EQ(EPIPE, errno);
+	EXPECT_FALSE(take_sigpipe());
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 /*
