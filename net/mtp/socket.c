@@ -88,6 +88,24 @@ void mtp_queue_rcv(struct mtp_sock *ms, struct sk_buff *skb)
 	sk->sk_data_ready(sk);
 }
 
+/*
+ * SO_BINDTODEVICE or SO_BINDTOIFINDEX changed sk_bound_dev_if.  The
+ * kernel UDP socket does our input lookups and output routes: it must
+ * follow, or binding to a device after bind() would change nothing.
+ * Before bind() there is no UDP socket yet; mtp_udp_open() copies the
+ * device then.
+ */
+static void mtp_rehash(struct sock *sk)
+{
+	struct socket *usock = mtp_sk(sk)->udp;
+
+	/* sk_setsockopt() holds it; it also keeps ->udp from changing. */
+	sock_owned_by_me(sk);
+	if (usock)
+		sock_bindtoindex(usock->sk, READ_ONCE(sk->sk_bound_dev_if),
+				 true);
+}
+
 static int mtp_bind(struct socket *sock, struct sockaddr *uaddr, int len)
 {
 	struct sockaddr_in *sin = (struct sockaddr_in *)uaddr;
@@ -527,6 +545,7 @@ struct proto mtp_prot = {
 	.close		= mtp_close,
 	.hash		= mtp_hash,
 	.unhash		= mtp_unhash,
+	.rehash		= mtp_rehash,
 	.setsockopt	= mtp_setsockopt,
 	.getsockopt	= mtp_getsockopt,
 	.obj_size	= sizeof(struct mtp_sock),

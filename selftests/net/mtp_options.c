@@ -457,6 +457,85 @@ TEST_F(ns, max_txns)
 	EXPECT_EQ(ENOBUFS, errno);
 }
 
+/* Counter NAME of the "Udp:" lines of /proc/net/snmp, or -1. */
+static long udp_snmp(const char *name)
+{
+	char names[1024], vals[1024], *n, *v, *sn, *sv;
+	long ret = -1;
+	FILE *f = fopen("/proc/net/snmp", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(names, sizeof(names), f)) {
+		if (strncmp(names, "Udp: ", 5) || !fgets(vals, sizeof(vals), f))
+			continue;
+		n = strtok_r(names, "\n ", &sn);
+		v = strtok_r(vals, "\n ", &sv);
+		while (n && v) {
+			if (!strcmp(n, name))
+				ret = atol(v);
+			n = strtok_r(NULL, "\n ", &sn);
+			v = strtok_r(NULL, "\n ", &sv);
+		}
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* Wait (bounded) until Udp counter NAME differs from OLD; return it. */
+static long udp_snmp_wait_change(const char *name, long old)
+{
+	double end = mtp_now() + 10;
+	long v;
+
+	while ((v = udp_snmp(name)) == old && mtp_now() < end)
+		usleep(10000);
+	return v;
+}
+
+/*
+ * SO_BINDTODEVICE after bind() moves the socket's port to that device,
+ * as on a UDP socket: requests arriving on loopback no longer reach a
+ * server bound to another device (UDP counts them in NoPorts), and do
+ * again once it is bound to lo.
+ */
+TEST_F(ns, bindtodevice_after_bind)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP,
+				 .flags = MTP_REQ_FORGET };
+	struct sockaddr_in ss, cs;
+	struct mtp_info info;
+	int srv = mtp_bound(&ss), cli = mtp_bound(&cs);
+	long noports;
+	char buf[16];
+
+	ASSERT_LE(0, srv);
+	ASSERT_LE(0, cli);
+	ASSERT_EQ(0, system("ip link add mb0 type veth peer name mb1"));
+	ASSERT_EQ(1, mtp_request(cli, &ss, &r, "a", 1));
+	ASSERT_EQ(1, mtp_recvinfo(srv, buf, sizeof(buf), &info, NULL, NULL,
+				  0));
+	EXPECT_EQ('a', buf[0]);
+
+	ASSERT_EQ(0, setsockopt(srv, SOL_SOCKET, SO_BINDTODEVICE, "mb0", 4));
+	noports = udp_snmp("NoPorts");
+	ASSERT_LE(0, noports);
+	ASSERT_EQ(1, mtp_request(cli, &ss, &r, "b", 1));
+	EXPECT_EQ(noports + 1, udp_snmp_wait_change("NoPorts", noports));
+	EXPECT_EQ(-1, mtp_recvinfo(srv, buf, sizeof(buf), &info, NULL, NULL,
+				   MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+
+	ASSERT_EQ(0, setsockopt(srv, SOL_SOCKET, SO_BINDTODEVICE, "lo", 3));
+	ASSERT_EQ(1, mtp_request(cli, &ss, &r, "c", 1));
+	ASSERT_EQ(1, mtp_recvinfo(srv, buf, sizeof(buf), &info, NULL, NULL,
+				  0));
+	EXPECT_EQ('c', buf[0]);
+	close(cli);
+	close(srv);
+}
+
 /*
  * net.mtp.expire_ms: a transaction with expire 0 to a silent server (a
  * UDP socket that never reads) ends after about expire_ms with
