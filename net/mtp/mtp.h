@@ -266,6 +266,7 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		    const struct mtp_wire_msg *m, __be32 saddr, __be16 sport,
 		    struct sk_buff_head *out);
+bool mtp_client_writable(struct mtp_sock *ms);
 int mtp_client_abort(struct mtp_sock *ms, u32 reqid, u32 level);
 void mtp_client_info(struct mtp_sock *ms, u32 reqid, struct mtp_info *info);
 void mtp_client_kick(struct mtp_sock *ms);

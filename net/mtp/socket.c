@@ -17,6 +17,28 @@
 
 static const char mtp_default_idstr[] = "Linux MTP";
 
+/*
+ * sk_write_space: a transaction ended (under mtp_sock.lock, any context)
+ * or SO_SNDBUF grew (under lock_sock()).  Our skbs are not charged to
+ * sk_wmem_alloc, so sock_def_write_space() would test the wrong thing.
+ */
+static void mtp_write_space(struct sock *sk)
+{
+	struct socket_wq *wq;
+
+	if (!mtp_client_writable(mtp_sk(sk)))
+		return;
+	rcu_read_lock();
+	wq = rcu_dereference(sk->sk_wq);
+	if (skwq_has_sleeper(wq))
+		wake_up_interruptible_sync_poll(&wq->wait, EPOLLOUT |
+						EPOLLWRNORM | EPOLLWRBAND);
+	if (wq && wq->fasync_list &&
+	    !(READ_ONCE(sk->sk_shutdown) & SEND_SHUTDOWN))
+		sock_wake_async(wq, SOCK_WAKE_SPACE, POLL_OUT);
+	rcu_read_unlock();
+}
+
 static int mtp_init_sock(struct sock *sk)
 {
 	struct mtp_sock *ms = mtp_sk(sk);
@@ -31,6 +53,7 @@ static int mtp_init_sock(struct sock *sk)
 	 * memory must outlive a grace period.
 	 */
 	sock_set_flag(sk, SOCK_RCU_FREE);
+	sk->sk_write_space = mtp_write_space;
 	timer_setup(&ms->gc_timer, mtp_server_gc, 0);
 	ms->next_reqid = get_random_u32();
 	ms->squeeze_at = jiffies;
@@ -220,6 +243,9 @@ static int mtp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		err = mtp_server_respond(mtp_sk(sk), &resp,
 					 sin->sin_addr.s_addr, sin->sin_port,
 					 msg, len);
+	/* shut down while waiting for room */
+	if (err == -EPIPE)
+		return mtp_epipe(msg);
 	return err;
 }
 
@@ -408,6 +434,29 @@ out:
 	return err;
 }
 
+/*
+ * datagram_poll(), but writable only when sendmsg() would not wait for a
+ * transaction slot or send space (mtp_client_writable()); after
+ * shutdown(SHUT_WR) writable, as TCP is, since sendmsg() fails at once.
+ */
+static __poll_t mtp_poll(struct file *file, struct socket *sock,
+			 poll_table *wait)
+{
+	struct sock *sk = sock->sk;
+	__poll_t mask = datagram_poll(file, sock, wait);
+
+	/*
+	 * sock_poll_wait() in datagram_poll() queued us, with the barrier
+	 * that pairs with skwq_has_sleeper() in mtp_write_space(): a slot
+	 * freed after this test wakes us.
+	 */
+	if ((READ_ONCE(sk->sk_shutdown) & SEND_SHUTDOWN) ||
+	    mtp_client_writable(mtp_sk(sk)))
+		return mask;
+	sk_set_bit(SOCKWQ_ASYNC_NOSPACE, sk);
+	return mask & ~(EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND);
+}
+
 static int mtp_shutdown(struct socket *sock, int how)
 {
 	struct sock *sk = sock->sk;
@@ -560,7 +609,7 @@ const struct proto_ops mtp_dgram_ops = {
 	.socketpair	= sock_no_socketpair,
 	.accept		= sock_no_accept,
 	.getname	= inet_getname,
-	.poll		= datagram_poll,
+	.poll		= mtp_poll,
 	.ioctl		= inet_ioctl,
 	.listen		= sock_no_listen,
 	.shutdown	= mtp_shutdown,
