@@ -496,6 +496,7 @@ static void mtp_txn_unlink(struct mtp_ctxn *t)
 {
 	struct sock *sk = mtp_to_sk(t->ms);
 
+	lockdep_assert_held(&t->ms->lock);
 	t->state = MTP_TS_DONE;
 	hash_del(&t->hnode);
 	WRITE_ONCE(t->ms->nctxn, t->ms->nctxn - 1);
@@ -1064,8 +1065,10 @@ void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		    const struct mtp_wire_msg *m, __be32 saddr, __be16 sport,
 		    struct sk_buff_head *out)
 {
-	struct mtp_ctxn *t = mtp_txn_find(ms, m->reqid);
+	struct mtp_ctxn *t;
 
+	lockdep_assert_held(&ms->lock);
+	t = mtp_txn_find(ms, m->reqid);
 	if (!t || t->daddr != saddr || t->dport != sport ||
 	    t->state == MTP_TS_DONE) {
 		MTP_INC_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_INNOTXN);
@@ -1282,7 +1285,7 @@ fail:
 
 /**
  * mtp_client_abort() - MTP_ABORT
- * @ms: socket
+ * @ms: socket, owned (lock_sock())
  * @reqid: transaction
  * @level: MTP_ABORT_*
  *
@@ -1295,6 +1298,8 @@ int mtp_client_abort(struct mtp_sock *ms, u32 reqid, u32 level)
 	struct mtp_ctxn *t;
 	int err = 0;
 
+	/* DESTROY unlinks queued pieces under recvmsg()'s feet otherwise. */
+	sock_owned_by_me(mtp_to_sk(ms));
 	if (level > MTP_ABORT_DESTROY)
 		return -EINVAL;
 	__skb_queue_head_init(&out);
@@ -1392,7 +1397,7 @@ void mtp_client_kick(struct mtp_sock *ms)
 
 /**
  * mtp_client_close() - end every transaction of a closing socket
- * @ms: socket, locked, no longer receiving
+ * @ms: socket, &mtp_sock.lock held, no longer receiving
  */
 void mtp_client_close(struct mtp_sock *ms)
 {
@@ -1400,6 +1405,7 @@ void mtp_client_close(struct mtp_sock *ms)
 	struct mtp_ctxn *t;
 	int bkt;
 
+	lockdep_assert_held(&ms->lock);
 	hash_for_each_safe(ms->ctxn, bkt, tmp, t, hnode)
 		mtp_txn_complete(t, MTP_ERR_CLIENT, MTP_ERR_DMN_SYS, true);
 }

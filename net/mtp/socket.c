@@ -105,6 +105,7 @@ void mtp_queue_rcv(struct mtp_sock *ms, struct sk_buff *skb)
 {
 	struct sock *sk = mtp_to_sk(ms);
 
+	lockdep_assert_held(&ms->lock);
 	if (!skb->sk)
 		skb_set_owner_r(skb, sk);
 	skb_queue_tail(&sk->sk_receive_queue, skb);
@@ -298,6 +299,7 @@ static int mtp_recv_info(struct sock *sk, struct sk_buff *skb,
 	size_t n = min_t(size_t, size, cb->len);
 	int err;
 
+	sock_owned_by_me(sk);
 	memcpy(info, skb->data, sizeof(*info));
 	err = skb_copy_datagram_msg(skb, cb->off, msg, n);
 	if (err)
@@ -334,6 +336,8 @@ static int mtp_recv_pieces(struct sock *sk, struct sk_buff *skb,
 	size_t copied = 0;
 	int err;
 
+	/* Nobody else unlinks while we own the socket (MTP_ABORT waits). */
+	sock_owned_by_me(sk);
 	info->reqid = reqid;
 	mtp_client_info(mtp_sk(sk), reqid, info);
 	info->address = MTP_SKB_CB(skb)->pos;
@@ -536,9 +540,9 @@ static int mtp_setsockopt(struct sock *sk, int level, int optname,
 			return -EFAULT;
 		spin_lock_bh(&ms->lock);
 		if (optname == MTP_KERNEL_PING)
-			ms->kping = !!val;
+			WRITE_ONCE(ms->kping, !!val);
 		else
-			ms->srv_limit = val;
+			WRITE_ONCE(ms->srv_limit, val);
 		spin_unlock_bh(&ms->lock);
 		return 0;
 	}
