@@ -107,6 +107,7 @@ struct mtp_range {
  * @repeats: of those, repeats
  * @duplicates: responses that brought nothing new
  * @losses: ranges declared lost
+ * @wmem: bytes charged to the socket's send buffer (sk_wmem_queued)
  * @final: preallocated completion message
  * @plen: request payload length
  * @payload: request payload, for repeats and subrequests
@@ -159,6 +160,7 @@ struct mtp_ctxn {
 	u32 repeats;
 	u32 duplicates;
 	u32 losses;
+	u32 wmem;
 	struct sk_buff *final;
 	u16 plen;
 	u8 payload[MTP_SIZE_REQUEST];
@@ -492,12 +494,19 @@ static void mtp_txn_fill_info(struct mtp_ctxn *t, struct mtp_info *info)
 
 static void mtp_txn_unlink(struct mtp_ctxn *t)
 {
+	struct sock *sk = mtp_to_sk(t->ms);
+
+	lockdep_assert_held(&t->ms->lock);
 	t->state = MTP_TS_DONE;
 	hash_del(&t->hnode);
-	t->ms->nctxn--;
+	WRITE_ONCE(t->ms->nctxn, t->ms->nctxn - 1);
+	sk_wmem_queued_add(sk, -(int)t->wmem);
+	t->wmem = 0;
 	mtp_txn_timer_stop(t);
 	mtp_transit_clear(t);
 	__skb_queue_purge(&t->ooo);
+	/* A slot and send space are free: wake blocked senders, poll. */
+	sk->sk_write_space(sk);
 }
 
 /* Remove queued, unread pieces of a destroyed transaction. */
@@ -1056,8 +1065,10 @@ void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		    const struct mtp_wire_msg *m, __be32 saddr, __be16 sport,
 		    struct sk_buff_head *out)
 {
-	struct mtp_ctxn *t = mtp_txn_find(ms, m->reqid);
+	struct mtp_ctxn *t;
 
+	lockdep_assert_held(&ms->lock);
+	t = mtp_txn_find(ms, m->reqid);
 	if (!t || t->daddr != saddr || t->dport != sport ||
 	    t->state == MTP_TS_DONE) {
 		MTP_INC_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_INNOTXN);
@@ -1073,6 +1084,69 @@ void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 
 /* ---- application interface ---------------------------------------------- */
 
+/*
+ * What a transaction costs the send buffer: its request as sent, header
+ * and payload, kept for repeats until the transaction ends.
+ */
+static u32 mtp_txn_wmem(const struct mtp_ctxn *t)
+{
+	return MTP_WIRE_HDR_LEN + t->plen;
+}
+
+/**
+ * mtp_client_writable() - may the socket start a transaction now?
+ * @ms: socket; no lock needed, the answer is a snapshot
+ *
+ * Like a UDP socket's send buffer, SO_SNDBUF may be overshot by the last
+ * request that found it not yet full; net.mtp.max_txns is exact.
+ *
+ * Return: true if mtp_client_request() would not wait.
+ */
+bool mtp_client_writable(struct mtp_sock *ms)
+{
+	struct sock *sk = mtp_to_sk(ms);
+	struct mtp_net *mn = mtp_net(sock_net(sk));
+
+	return READ_ONCE(ms->nctxn) < READ_ONCE(mn->max_txns) &&
+	       READ_ONCE(sk->sk_wmem_queued) < READ_ONCE(sk->sk_sndbuf);
+}
+
+/*
+ * Wait, without ms->lock, until a transaction may start (woken by
+ * mtp_txn_unlink() through sk_write_space, by a larger SO_SNDBUF, and by
+ * shutdown()).  Return: 0, -EAGAIN when *@timeo runs out (SO_SNDTIMEO, or
+ * non-blocking), -EPIPE after shutdown(SHUT_WR), or the signal's errno.
+ */
+static int mtp_client_wait_room(struct mtp_sock *ms, long *timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct sock *sk = mtp_to_sk(ms);
+	int err = 0;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	for (;;) {
+		if (READ_ONCE(sk->sk_shutdown) & SEND_SHUTDOWN) {
+			err = -EPIPE;
+			break;
+		}
+		if (mtp_client_writable(ms))
+			break;
+		if (!*timeo) {
+			err = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			err = sock_intr_errno(*timeo);
+			break;
+		}
+		sk_set_bit(SOCKWQ_ASYNC_NOSPACE, sk);
+		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		*timeo = wait_woken(&wait, TASK_INTERRUPTIBLE, *timeo);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	return err;
+}
+
 /**
  * mtp_client_request() - start a transaction (sendmsg with MTP_REQUEST)
  * @ms: socket, with its UDP socket
@@ -1082,7 +1156,12 @@ void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
  * @msg: the request payload
  * @len: its length
  *
- * Return: @len, or a negative errno.
+ * Waits (SO_SNDTIMEO, interruptibly; not with MSG_DONTWAIT) while the
+ * socket has net.mtp.max_txns transactions or SO_SNDBUF bytes of requests
+ * (mtp_client_writable()).
+ *
+ * Return: @len, or a negative errno: -EAGAIN if it could not wait long
+ * enough, -EPIPE if the socket was shut down for writing meanwhile.
  */
 int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 		       __be32 daddr, __be16 dport, struct msghdr *msg,
@@ -1093,6 +1172,7 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 	struct mtp_net *mn = mtp_net(net);
 	struct sk_buff_head out;
 	struct mtp_ctxn *t;
+	long timeo;
 	u32 dcap;
 	int err;
 
@@ -1150,11 +1230,14 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 	t->last_rx = jiffies;
 
 	__skb_queue_head_init(&out);
+	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	spin_lock_bh(&ms->lock);
-	if (ms->nctxn >= READ_ONCE(mn->max_txns)) {
+	while (!mtp_client_writable(ms)) {
 		spin_unlock_bh(&ms->lock);
-		err = -ENOBUFS;
-		goto fail;
+		err = mtp_client_wait_room(ms, &timeo);
+		if (err)
+			goto fail;
+		spin_lock_bh(&ms->lock);
 	}
 	t->reqid = ms->next_reqid++;
 	ms->last_reqid = t->reqid;
@@ -1186,7 +1269,9 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 		goto fail;	/* nothing to keep */
 	}
 	hash_add(ms->ctxn, &t->hnode, t->reqid);
-	ms->nctxn++;
+	WRITE_ONCE(ms->nctxn, ms->nctxn + 1);
+	t->wmem = mtp_txn_wmem(t);
+	sk_wmem_queued_add(sk, t->wmem);
 	mtp_txn_send_initial(t, false, &out);
 	mtp_txn_arm(t);
 	spin_unlock_bh(&ms->lock);
@@ -1200,7 +1285,7 @@ fail:
 
 /**
  * mtp_client_abort() - MTP_ABORT
- * @ms: socket
+ * @ms: socket, owned (lock_sock())
  * @reqid: transaction
  * @level: MTP_ABORT_*
  *
@@ -1213,6 +1298,8 @@ int mtp_client_abort(struct mtp_sock *ms, u32 reqid, u32 level)
 	struct mtp_ctxn *t;
 	int err = 0;
 
+	/* DESTROY unlinks queued pieces under recvmsg()'s feet otherwise. */
+	sock_owned_by_me(mtp_to_sk(ms));
 	if (level > MTP_ABORT_DESTROY)
 		return -EINVAL;
 	__skb_queue_head_init(&out);
@@ -1310,7 +1397,7 @@ void mtp_client_kick(struct mtp_sock *ms)
 
 /**
  * mtp_client_close() - end every transaction of a closing socket
- * @ms: socket, locked, no longer receiving
+ * @ms: socket, &mtp_sock.lock held, no longer receiving
  */
 void mtp_client_close(struct mtp_sock *ms)
 {
@@ -1318,6 +1405,7 @@ void mtp_client_close(struct mtp_sock *ms)
 	struct mtp_ctxn *t;
 	int bkt;
 
+	lockdep_assert_held(&ms->lock);
 	hash_for_each_safe(ms->ctxn, bkt, tmp, t, hnode)
 		mtp_txn_complete(t, MTP_ERR_CLIENT, MTP_ERR_DMN_SYS, true);
 }

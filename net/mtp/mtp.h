@@ -1,6 +1,60 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * MTP: internal declarations shared by the files of the module.
+ *
+ * Locking
+ * =======
+ *
+ * Three locks, always taken in this order:
+ *
+ * 1. lock_sock() (the socket lock; process context only).  Serialises the
+ *    calls that change what the socket is: bind() and autobind create
+ *    &mtp_sock.udp (mtp_udp_open()), close() releases it, and
+ *    SO_BINDTODEVICE moves it to a device (mtp_rehash(), called by
+ *    sk_setsockopt() with the lock held).  recvmsg() holds it while it
+ *    walks the receive queue, and MTP_ABORT takes it because
+ *    MTP_ABORT_DESTROY unlinks queued skbs: while recvmsg() owns the
+ *    socket, only it removes skbs from the receive queue, and it may
+ *    sleep copying to user space between two skbs.  sendmsg() does not
+ *    take it; it sleeps for room (mtp_client_wait_room()) holding no lock.
+ *
+ * 2. &mtp_sock.lock (spinlock, BH-safe).  Protects the transaction state:
+ *    the client transactions (&mtp_sock.ctxn, nctxn and every struct
+ *    mtp_ctxn, its ranges and out-of-order data), the server records and
+ *    their answer cache (&mtp_sock.srec, srec_lru, nsrec, cached) and the
+ *    settings below them (idstr, kping, srv_limit).  Input takes it from
+ *    softirq with spin_lock() (mtp_input(), via the UDP socket's
+ *    encap_rcv); process context and timers take spin_lock_bh().  Code
+ *    under it never sleeps, allocates with GFP_ATOMIC, and never
+ *    transmits: datagrams are collected on a private sk_buff_head and
+ *    sent by mtp_xmit_list() after the unlock, because output on loopback
+ *    (or an ICMP error) can re-enter our input in the same context.
+ *    &mtp_sock.closing, set under it by close(), stops input that finds
+ *    the socket after the UDP socket was released.
+ *
+ * 3. sk_receive_queue.lock (irq-safe, taken by skb_queue_tail() and
+ *    friends).  Innermost: mtp_queue_rcv() appends under &mtp_sock.lock.
+ *    Wake-ups (sk_data_ready, sk_write_space) are called under
+ *    &mtp_sock.lock too and take only the wait queue's lock.
+ *
+ * Fields some paths read without a lock (nctxn, kping, srv_limit, and
+ * sk_wmem_queued for poll() and the send-space test) are
+ * written with WRITE_ONCE() under the lock that protects them and read
+ * with READ_ONCE(): a stale answer only makes poll() or a waiter look
+ * again after the next wake-up.
+ *
+ * RCU: input finds the MTP socket from the UDP socket's sk_user_data
+ * under rcu_read_lock() without taking a reference, so MTP sockets are
+ * SOCK_RCU_FREE; mtp_xmit_list() reads &mtp_sock.udp under RCU as well.
+ *
+ * Timers: a transaction's timer and the server's gc_timer run in softirq
+ * and take &mtp_sock.lock with spin_lock_bh().  Each armed timer holds a
+ * reference (the transaction's, or the socket's for gc_timer); under the
+ * lock timers are only stopped with timer_delete(), never waited for,
+ * since the handler may be spinning on that very lock.  close() waits for
+ * gc_timer with sk_stop_timer_sync() after dropping the lock; a
+ * transaction timer that fires after its transaction ended sees
+ * MTP_TS_DONE, does nothing and drops its reference.
  */
 #ifndef _NET_MTP_MTP_H
 #define _NET_MTP_MTP_H
@@ -142,8 +196,9 @@ struct mtp_net {
 /**
  * struct mtp_sock - an MTP transaction endpoint
  * @inet: the inet socket, first so that inet_sk() works
- * @lock: protects everything below but @udp (softirq and process context)
- * @udp: the kernel UDP socket on our port, set once under lock_sock()
+ * @lock: protects everything below but @udp (see "Locking" above)
+ * @udp: the kernel UDP socket on our port, set and cleared under
+ *	lock_sock(), read under RCU
  * @closing: the socket is being closed; no new work
  * @next_reqid: id of the next client transaction
  * @last_reqid: id of the last one started (MTP_LAST_REQID)
@@ -266,6 +321,7 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		    const struct mtp_wire_msg *m, __be32 saddr, __be16 sport,
 		    struct sk_buff_head *out);
+bool mtp_client_writable(struct mtp_sock *ms);
 int mtp_client_abort(struct mtp_sock *ms, u32 reqid, u32 level);
 void mtp_client_info(struct mtp_sock *ms, u32 reqid, struct mtp_info *info);
 void mtp_client_kick(struct mtp_sock *ms);

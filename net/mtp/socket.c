@@ -17,6 +17,28 @@
 
 static const char mtp_default_idstr[] = "Linux MTP";
 
+/*
+ * sk_write_space: a transaction ended (under mtp_sock.lock, any context)
+ * or SO_SNDBUF grew (under lock_sock()).  Our skbs are not charged to
+ * sk_wmem_alloc, so sock_def_write_space() would test the wrong thing.
+ */
+static void mtp_write_space(struct sock *sk)
+{
+	struct socket_wq *wq;
+
+	if (!mtp_client_writable(mtp_sk(sk)))
+		return;
+	rcu_read_lock();
+	wq = rcu_dereference(sk->sk_wq);
+	if (skwq_has_sleeper(wq))
+		wake_up_interruptible_sync_poll(&wq->wait, EPOLLOUT |
+						EPOLLWRNORM | EPOLLWRBAND);
+	if (wq && wq->fasync_list &&
+	    !(READ_ONCE(sk->sk_shutdown) & SEND_SHUTDOWN))
+		sock_wake_async(wq, SOCK_WAKE_SPACE, POLL_OUT);
+	rcu_read_unlock();
+}
+
 static int mtp_init_sock(struct sock *sk)
 {
 	struct mtp_sock *ms = mtp_sk(sk);
@@ -31,6 +53,7 @@ static int mtp_init_sock(struct sock *sk)
 	 * memory must outlive a grace period.
 	 */
 	sock_set_flag(sk, SOCK_RCU_FREE);
+	sk->sk_write_space = mtp_write_space;
 	timer_setup(&ms->gc_timer, mtp_server_gc, 0);
 	ms->next_reqid = get_random_u32();
 	ms->squeeze_at = jiffies;
@@ -82,10 +105,29 @@ void mtp_queue_rcv(struct mtp_sock *ms, struct sk_buff *skb)
 {
 	struct sock *sk = mtp_to_sk(ms);
 
+	lockdep_assert_held(&ms->lock);
 	if (!skb->sk)
 		skb_set_owner_r(skb, sk);
 	skb_queue_tail(&sk->sk_receive_queue, skb);
 	sk->sk_data_ready(sk);
+}
+
+/*
+ * SO_BINDTODEVICE or SO_BINDTOIFINDEX changed sk_bound_dev_if.  The
+ * kernel UDP socket does our input lookups and output routes: it must
+ * follow, or binding to a device after bind() would change nothing.
+ * Before bind() there is no UDP socket yet; mtp_udp_open() copies the
+ * device then.
+ */
+static void mtp_rehash(struct sock *sk)
+{
+	struct socket *usock = mtp_sk(sk)->udp;
+
+	/* sk_setsockopt() holds it; it also keeps ->udp from changing. */
+	sock_owned_by_me(sk);
+	if (usock)
+		sock_bindtoindex(usock->sk, READ_ONCE(sk->sk_bound_dev_if),
+				 true);
 }
 
 static int mtp_bind(struct socket *sock, struct sockaddr *uaddr, int len)
@@ -123,13 +165,33 @@ static int mtp_autobind(struct sock *sk)
 	return err;
 }
 
-/* Copy a control message's data, tolerating shorter and longer structs. */
-static void mtp_cmsg_copy(void *dst, size_t size, struct cmsghdr *cmsg)
+/*
+ * Copy a control message's data.  A shorter struct than this kernel's is
+ * an error (the fields the application left out are not "zero", they are
+ * garbage or a bug); a longer one is accepted if the part this kernel does
+ * not know is zero, as copy_struct_from_user() does.
+ */
+static int mtp_cmsg_copy(void *dst, size_t size, struct cmsghdr *cmsg)
 {
 	size_t n = cmsg->cmsg_len - CMSG_LEN(0);
 
-	memset(dst, 0, size);
-	memcpy(dst, CMSG_DATA(cmsg), min(n, size));
+	if (n < size)
+		return -EINVAL;
+	if (n > size && memchr_inv((u8 *)CMSG_DATA(cmsg) + size, 0, n - size))
+		return -E2BIG;
+	memcpy(dst, CMSG_DATA(cmsg), size);
+	return 0;
+}
+
+/*
+ * Like TCP, and unlike UDP (which ignores SHUT_WR), a socket shut down
+ * for writing refuses to send: EPIPE and, unless MSG_NOSIGNAL, SIGPIPE.
+ */
+static int mtp_epipe(const struct msghdr *msg)
+{
+	if (!(msg->msg_flags & MSG_NOSIGNAL))
+		send_sig(SIGPIPE, current, 0);
+	return -EPIPE;
 }
 
 static int mtp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
@@ -139,10 +201,12 @@ static int mtp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	struct mtp_response resp;
 	struct mtp_request req;
 	struct cmsghdr *cmsg;
-	int kind = 0, err;
+	int kind = 0, err = 0;
 
 	if (msg->msg_flags & MSG_OOB)
 		return -EOPNOTSUPP;
+	if (READ_ONCE(sk->sk_shutdown) & SEND_SHUTDOWN)
+		return mtp_epipe(msg);
 	for_each_cmsghdr(cmsg, msg) {
 		if (!CMSG_OK(msg, cmsg))
 			return -EINVAL;
@@ -152,11 +216,13 @@ static int mtp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			return -EINVAL;
 		kind = cmsg->cmsg_type;
 		if (kind == MTP_REQUEST)
-			mtp_cmsg_copy(&req, sizeof(req), cmsg);
+			err = mtp_cmsg_copy(&req, sizeof(req), cmsg);
 		else if (kind == MTP_RESPOND)
-			mtp_cmsg_copy(&resp, sizeof(resp), cmsg);
+			err = mtp_cmsg_copy(&resp, sizeof(resp), cmsg);
 		else
-			return -EINVAL;
+			err = -EINVAL;
+		if (err)
+			return err;
 	}
 	if (!kind)
 		return -EINVAL;
@@ -172,10 +238,16 @@ static int mtp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	if (err)
 		return err;
 	if (kind == MTP_REQUEST)
-		return mtp_client_request(mtp_sk(sk), &req, sin->sin_addr.s_addr,
-					  sin->sin_port, msg, len);
-	return mtp_server_respond(mtp_sk(sk), &resp, sin->sin_addr.s_addr,
-				  sin->sin_port, msg, len);
+		err = mtp_client_request(mtp_sk(sk), &req, sin->sin_addr.s_addr,
+					 sin->sin_port, msg, len);
+	else
+		err = mtp_server_respond(mtp_sk(sk), &resp,
+					 sin->sin_addr.s_addr, sin->sin_port,
+					 msg, len);
+	/* shut down while waiting for room */
+	if (err == -EPIPE)
+		return mtp_epipe(msg);
+	return err;
 }
 
 static void mtp_set_name(struct msghdr *msg, const struct sk_buff *skb)
@@ -198,17 +270,36 @@ static void mtp_rcv_drop(struct sock *sk, struct sk_buff *skb)
 }
 
 /*
+ * The skb after @skb on the receive queue, or the first one if @skb is
+ * NULL.  Softirq appends concurrently: the queue lock orders our reads
+ * after the appender's writes of the new skb.
+ */
+static struct sk_buff *mtp_rcv_next(struct sock *sk, struct sk_buff *skb)
+{
+	struct sk_buff_head *q = &sk->sk_receive_queue;
+	struct sk_buff *next;
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	next = skb ? skb_peek_next(skb, q) : skb_peek(q);
+	spin_unlock_irqrestore(&q->lock, flags);
+	return next;
+}
+
+/*
  * A request, a single response or a completion: one message, truncated
- * like a UDP datagram if the buffer is short.
+ * like a UDP datagram if the buffer is short; with MSG_TRUNC the return
+ * value is its real length, with MSG_PEEK it stays queued.
  */
 static int mtp_recv_info(struct sock *sk, struct sk_buff *skb,
-			 struct msghdr *msg, size_t size,
+			 struct msghdr *msg, size_t size, int flags,
 			 struct mtp_info *info, bool *eor)
 {
 	struct mtp_skb_cb *cb = MTP_SKB_CB(skb);
 	size_t n = min_t(size_t, size, cb->len);
 	int err;
 
+	sock_owned_by_me(sk);
 	memcpy(info, skb->data, sizeof(*info));
 	err = skb_copy_datagram_msg(skb, cb->off, msg, n);
 	if (err)
@@ -217,6 +308,10 @@ static int mtp_recv_info(struct sock *sk, struct sk_buff *skb,
 		msg->msg_flags |= MSG_TRUNC;
 	*eor = info->flags & MTP_INFO_FINAL;
 	mtp_set_name(msg, skb);
+	if (flags & MSG_TRUNC)
+		n = cb->len;
+	if (flags & MSG_PEEK)
+		return n;
 	if ((info->flags & (MTP_INFO_REQUEST | MTP_INFO_FORGET)) ==
 	    MTP_INFO_REQUEST)
 		mtp_server_taken(mtp_sk(sk), cb->addr, cb->port, cb->reqid);
@@ -226,17 +321,23 @@ static int mtp_recv_info(struct sock *sk, struct sk_buff *skb,
 
 /*
  * Pieces of a multi-datagram response: as many consecutive ones of the
- * transaction as fit, and its completion if that comes next.
+ * transaction as fit, and its completion if that comes next.  Nothing is
+ * lost when the buffer is short (the rest comes with the next call), so
+ * MSG_TRUNC does not apply.  With MSG_PEEK the queue is left as it was.
  */
 static int mtp_recv_pieces(struct sock *sk, struct sk_buff *skb,
-			   struct msghdr *msg, size_t size,
+			   struct msghdr *msg, size_t size, int flags,
 			   struct mtp_info *info, bool *eor)
 {
 	u32 reqid = MTP_SKB_CB(skb)->reqid, end, req_addr;
+	bool peek = flags & MSG_PEEK;
+	struct sk_buff *next;
 	struct mtp_info fin;
 	size_t copied = 0;
 	int err;
 
+	/* Nobody else unlinks while we own the socket (MTP_ABORT waits). */
+	sock_owned_by_me(sk);
 	info->reqid = reqid;
 	mtp_client_info(mtp_sk(sk), reqid, info);
 	info->address = MTP_SKB_CB(skb)->pos;
@@ -255,14 +356,19 @@ static int mtp_recv_pieces(struct sock *sk, struct sk_buff *skb,
 		if (err)
 			return copied ? copied : err;
 		copied += n;
-		cb->off += n;
-		cb->pos += n;
-		cb->len -= n;
-		end = cb->pos;
-		if (cb->len)
+		end = cb->pos + n;
+		if (n < cb->len) {
+			if (!peek) {
+				cb->off += n;
+				cb->pos += n;
+				cb->len -= n;
+			}
 			break;
-		mtp_rcv_drop(sk, skb);
-		skb = skb_peek(&sk->sk_receive_queue);
+		}
+		next = mtp_rcv_next(sk, skb);
+		if (!peek)
+			mtp_rcv_drop(sk, skb);
+		skb = next;
 	}
 	info->size = end - req_addr;
 	if (skb && MTP_SKB_CB(skb)->kind == MTP_SKB_INFO &&
@@ -273,12 +379,19 @@ static int mtp_recv_pieces(struct sock *sk, struct sk_buff *skb,
 			fin.size = info->size;
 			*info = fin;
 			*eor = true;
-			mtp_rcv_drop(sk, skb);
+			if (!peek)
+				mtp_rcv_drop(sk, skb);
 		}
 	}
 	return copied;
 }
 
+/*
+ * A control buffer too short for MTP_INFO gets what fits and MSG_CTRUNC
+ * (put_cmsg()); the data is consumed all the same, as UDP consumes a
+ * datagram whose ancillary data did not fit.  An application that cannot
+ * size its buffer in advance peeks first (MSG_PEEK).
+ */
 static int mtp_recvmsg(struct socket *sock, struct msghdr *msg, size_t size,
 		       int flags)
 {
@@ -289,11 +402,11 @@ static int mtp_recvmsg(struct socket *sock, struct msghdr *msg, size_t size,
 	long timeo;
 	int err;
 
-	if (flags & (MSG_OOB | MSG_PEEK | MSG_ERRQUEUE))
+	if (flags & (MSG_OOB | MSG_ERRQUEUE))
 		return -EOPNOTSUPP;
 	lock_sock(sk);
 	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
-	while (!(skb = skb_peek(&sk->sk_receive_queue))) {
+	while (!(skb = mtp_rcv_next(sk, NULL))) {
 		err = sock_error(sk);
 		if (err)
 			goto out;
@@ -310,9 +423,9 @@ static int mtp_recvmsg(struct socket *sock, struct msghdr *msg, size_t size,
 	}
 	piece = MTP_SKB_CB(skb)->kind == MTP_SKB_PIECE;
 	if (piece)
-		err = mtp_recv_pieces(sk, skb, msg, size, &info, &eor);
+		err = mtp_recv_pieces(sk, skb, msg, size, flags, &info, &eor);
 	else
-		err = mtp_recv_info(sk, skb, msg, size, &info, &eor);
+		err = mtp_recv_info(sk, skb, msg, size, flags, &info, &eor);
 	if (err >= 0) {
 		put_cmsg(msg, SOL_MTP, MTP_INFO, sizeof(info), &info);
 		if (eor)
@@ -320,9 +433,32 @@ static int mtp_recvmsg(struct socket *sock, struct msghdr *msg, size_t size,
 	}
 out:
 	release_sock(sk);
-	if (err >= 0)
+	if (err >= 0 && !(flags & MSG_PEEK))
 		mtp_client_kick(mtp_sk(sk));
 	return err;
+}
+
+/*
+ * datagram_poll(), but writable only when sendmsg() would not wait for a
+ * transaction slot or send space (mtp_client_writable()); after
+ * shutdown(SHUT_WR) writable, as TCP is, since sendmsg() fails at once.
+ */
+static __poll_t mtp_poll(struct file *file, struct socket *sock,
+			 poll_table *wait)
+{
+	struct sock *sk = sock->sk;
+	__poll_t mask = datagram_poll(file, sock, wait);
+
+	/*
+	 * sock_poll_wait() in datagram_poll() queued us, with the barrier
+	 * that pairs with skwq_has_sleeper() in mtp_write_space(): a slot
+	 * freed after this test wakes us.
+	 */
+	if ((READ_ONCE(sk->sk_shutdown) & SEND_SHUTDOWN) ||
+	    mtp_client_writable(mtp_sk(sk)))
+		return mask;
+	sk_set_bit(SOCKWQ_ASYNC_NOSPACE, sk);
+	return mask & ~(EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND);
 }
 
 static int mtp_shutdown(struct socket *sock, int how)
@@ -339,6 +475,28 @@ static int mtp_shutdown(struct socket *sock, int how)
 	return 0;
 }
 
+/*
+ * A struct option longer than ours (a newer program's) is accepted only if
+ * what we do not know of it is zero, as copy_struct_from_user() has it.
+ * Not copy_struct_from_sockptr(): in 6.12 it never checks a user tail.
+ */
+static int mtp_sockptr_tail_zero(sockptr_t optval, unsigned int size,
+				 unsigned int optlen)
+{
+	int ret;
+
+	if (optlen <= size)
+		return 0;
+	if (sockptr_is_kernel(optval))
+		return memchr_inv((u8 *)optval.kernel + size, 0,
+				  optlen - size) ? -E2BIG : 0;
+	ret = check_zeroed_user((u8 __user *)optval.user + size,
+				optlen - size);
+	if (ret < 0)
+		return ret;
+	return ret ? 0 : -E2BIG;
+}
+
 static int mtp_setsockopt(struct sock *sk, int level, int optname,
 			  sockptr_t optval, unsigned int optlen)
 {
@@ -351,8 +509,13 @@ static int mtp_setsockopt(struct sock *sk, int level, int optname,
 		return ip_setsockopt(sk, level, optname, optval, optlen);
 	switch (optname) {
 	case MTP_ABORT:
-		if (copy_from_sockptr(&ab, optval, min_t(unsigned int, optlen,
-							 sizeof(ab))))
+		/* All of it: a short one would abort with a made-up level. */
+		if (optlen < sizeof(ab))
+			return -EINVAL;
+		err = mtp_sockptr_tail_zero(optval, sizeof(ab), optlen);
+		if (err)
+			return err;
+		if (copy_from_sockptr(&ab, optval, sizeof(ab)))
 			return -EFAULT;
 		/* Serialised with recvmsg(): DESTROY removes queued data. */
 		lock_sock(sk);
@@ -377,9 +540,9 @@ static int mtp_setsockopt(struct sock *sk, int level, int optname,
 			return -EFAULT;
 		spin_lock_bh(&ms->lock);
 		if (optname == MTP_KERNEL_PING)
-			ms->kping = !!val;
+			WRITE_ONCE(ms->kping, !!val);
 		else
-			ms->srv_limit = val;
+			WRITE_ONCE(ms->srv_limit, val);
 		spin_unlock_bh(&ms->lock);
 		return 0;
 	}
@@ -435,6 +598,7 @@ struct proto mtp_prot = {
 	.close		= mtp_close,
 	.hash		= mtp_hash,
 	.unhash		= mtp_unhash,
+	.rehash		= mtp_rehash,
 	.setsockopt	= mtp_setsockopt,
 	.getsockopt	= mtp_getsockopt,
 	.obj_size	= sizeof(struct mtp_sock),
@@ -449,7 +613,7 @@ const struct proto_ops mtp_dgram_ops = {
 	.socketpair	= sock_no_socketpair,
 	.accept		= sock_no_accept,
 	.getname	= inet_getname,
-	.poll		= datagram_poll,
+	.poll		= mtp_poll,
 	.ioctl		= inet_ioctl,
 	.listen		= sock_no_listen,
 	.shutdown	= mtp_shutdown,

@@ -17,6 +17,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -412,49 +413,277 @@ TEST_F(ns, out_errors_no_route)
 
 /* ---- sysctls ------------------------------------------------------------- */
 
+/* A request with sendmsg() FLAGS. */
+static ssize_t send_req_flags(int fd, const struct sockaddr_in *to,
+			      const struct mtp_request *r, const void *buf,
+			      size_t len, int flags)
+{
+	char cbuf[CMSG_SPACE(sizeof(*r))] = { 0 };
+	struct iovec iov = { (void *)buf, len };
+	struct msghdr msg = {
+		.msg_name = (void *)to, .msg_namelen = sizeof(*to),
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	c->cmsg_level = SOL_MTP;
+	c->cmsg_type = MTP_REQUEST;
+	c->cmsg_len = CMSG_LEN(sizeof(*r));
+	memcpy(CMSG_DATA(c), r, sizeof(*r));
+	return sendmsg(fd, &msg, flags);
+}
+
+/* Wait (bounded) until process PID sleeps; true if it did. */
+static bool wait_sleeping(pid_t pid, double secs)
+{
+	double end = mtp_now() + secs;
+	char path[64], st[512], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	while (mtp_now() < end) {
+		f = fopen(path, "r");
+		if (!f)
+			return false;
+		p = fgets(st, sizeof(st), f) ? strrchr(st, ')') : NULL;
+		fclose(f);
+		if (p && p[1] == ' ' && p[2] == 'S')
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+static void set_sndtimeo(int fd, long ms)
+{
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+/* poll() for POLLOUT up to MS milliseconds: the revents. */
+static short poll_out(int fd, int ms)
+{
+	struct pollfd p = { fd, POLLOUT, 0 };
+
+	return poll(&p, 1, ms) == 1 ? p.revents : 0;
+}
+
 /*
  * net.mtp.max_txns: with max_txns = 3 the fourth concurrent transaction
- * of a socket fails with ENOBUFS (and is not started); once one of them
- * completes, a new one may start.
+ * of a socket waits, like a UDP send waits for buffer space: EAGAIN at
+ * once when non-blocking, EAGAIN after SO_SNDTIMEO when blocking, and
+ * poll() does not say writable; it is not started meanwhile.  A blocked
+ * sendmsg() starts its transaction as soon as one of the three completes;
+ * an aborted one frees its slot too, and poll() says so.
  */
 TEST_F(ns, max_txns)
 {
 	struct mtp_request r = { .action = MTP_ACT_APP,
 				 .flags = MTP_REQ_SINGLE,
 				 .repeat = 20000, .expire = 30000 };
+	struct mtp_abort ab = { .level = MTP_ABORT_DESTROY };
 	struct mtp_response a = {};
 	struct sockaddr_in ss, cs, from, c2s;
 	struct mtp_info info;
 	long started;
 	char buf[16];
-	int c2, i, srv = mtp_bound(&ss), cli = mtp_bound(&cs);
+	int c2, i, st, srv = mtp_bound(&ss), cli = mtp_bound(&cs);
+	double t0;
+	pid_t pid;
 
 	ASSERT_LE(0, srv);
 	ASSERT_LE(0, cli);
 	EXPECT_EQ(256, get_sysctl("max_txns"));
 	ASSERT_EQ(0, set_sysctl("max_txns", 3));
 	started = mtp_snmp("TxnStarted");
+	EXPECT_TRUE(poll_out(cli, 0) & POLLOUT);
 	for (i = 0; i < 3; i++)
 		ASSERT_EQ(1, mtp_request(cli, &ss, &r, "q", 1));
+	EXPECT_FALSE(poll_out(cli, 0) & POLLOUT);
+	ASSERT_EQ(0, fcntl(cli, F_SETFL, O_NONBLOCK));
 	EXPECT_EQ(-1, mtp_request(cli, &ss, &r, "q", 1));
-	EXPECT_EQ(ENOBUFS, errno);
+	EXPECT_EQ(EAGAIN, errno);
+	ASSERT_EQ(0, fcntl(cli, F_SETFL, 0));
+	set_sndtimeo(cli, 300);
+	t0 = mtp_now();
+	EXPECT_EQ(-1, mtp_request(cli, &ss, &r, "q", 1));
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_LE(0.25, mtp_now() - t0);
 	EXPECT_EQ(started + 3, mtp_snmp("TxnStarted"));
 	/* another socket has its own three */
 	c2 = mtp_bound(&c2s);
 	ASSERT_LE(0, c2);
 	EXPECT_EQ(1, mtp_request(c2, &ss, &r, "q", 1));
 	close(c2);
-	/* answer one of the three: the client may start another */
-	ASSERT_EQ(1, mtp_recvinfo(srv, buf, sizeof(buf), &info, &from, NULL,
-				  0));
-	a.reqid = info.reqid;
-	ASSERT_EQ(0, mtp_respond(srv, &from, &a, NULL, 0));
+
+	/* a blocked sender goes on once the server answers one of three */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (!wait_sleeping(getppid(), 20) ||
+		    mtp_recvinfo(srv, buf, sizeof(buf), &info, &from, NULL,
+				 0) != 1)
+			_exit(1);
+		a.reqid = info.reqid;
+		_exit(mtp_respond(srv, &from, &a, NULL, 0) == 0 ? 0 : 2);
+	}
+	set_sndtimeo(cli, 30000);
+	t0 = mtp_now();
+	EXPECT_EQ(1, mtp_request(cli, &ss, &r, "q", 1));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	EXPECT_EQ(started + 5, mtp_snmp("TxnStarted"));
 	ASSERT_EQ(0, mtp_recvinfo(cli, buf, sizeof(buf), &info, NULL, NULL,
 				  0));
 	EXPECT_TRUE(info.flags & MTP_INFO_FINAL);
+	EXPECT_EQ(0, info.error);
+	EXPECT_FALSE(poll_out(cli, 0) & POLLOUT);
+
+	/* aborting one makes room, and poll() wakes up for it */
+	ab.reqid = last_reqid(cli);
+	EXPECT_EQ(0, setsockopt(cli, SOL_MTP, MTP_ABORT, &ab, sizeof(ab)));
+	EXPECT_TRUE(poll_out(cli, 5000) & POLLOUT);
 	EXPECT_EQ(1, mtp_request(cli, &ss, &r, "q", 1));
-	EXPECT_EQ(-1, mtp_request(cli, &ss, &r, "q", 1));
-	EXPECT_EQ(ENOBUFS, errno);
+	close(cli);
+	close(srv);
+}
+
+/*
+ * SO_SNDBUF bounds the bytes of requests of live transactions: each
+ * counts its header and payload (28 + 1024 here) until the transaction
+ * ends, and, as for UDP, the send that finds the buffer not yet full
+ * may overshoot it.  A silent server (a UDP socket) keeps them live.
+ */
+TEST_F(ns, sndbuf)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP,
+				 .repeat = 20000, .expire = 30000 };
+	struct mtp_abort ab = { .level = MTP_ABORT_DESTROY };
+	struct sockaddr_in us, cs;
+	int u = udp_bound(&us), cli = mtp_bound(&cs), one = 1, big = 65536;
+	int sndbuf = 0, i, want;
+	socklen_t l = sizeof(sndbuf);
+	char req[1024];
+	double t0;
+
+	ASSERT_LE(0, u);
+	ASSERT_LE(0, cli);
+	memset(req, 'r', sizeof(req));
+	ASSERT_EQ(0, setsockopt(cli, SOL_SOCKET, SO_SNDBUF, &one,
+				sizeof(one)));
+	ASSERT_EQ(0, getsockopt(cli, SOL_SOCKET, SO_SNDBUF, &sndbuf, &l));
+	want = (sndbuf + HDR + 1024 - 1) / (HDR + 1024);
+	ASSERT_GT(50, want);
+	for (i = 0; i < 300; i++)
+		if (send_req_flags(cli, &us, &r, req, sizeof(req),
+				   MSG_DONTWAIT) < 0)
+			break;
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_EQ(want, i);
+	EXPECT_FALSE(poll_out(cli, 0) & POLLOUT);
+	set_sndtimeo(cli, 300);
+	t0 = mtp_now();
+	EXPECT_EQ(-1, mtp_request(cli, &us, &r, req, sizeof(req)));
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_LE(0.25, mtp_now() - t0);
+	/* ending one makes room for one */
+	ab.reqid = last_reqid(cli);
+	EXPECT_EQ(0, setsockopt(cli, SOL_MTP, MTP_ABORT, &ab, sizeof(ab)));
+	EXPECT_TRUE(poll_out(cli, 5000) & POLLOUT);
+	EXPECT_EQ(1024, send_req_flags(cli, &us, &r, req, sizeof(req),
+				       MSG_DONTWAIT));
+	EXPECT_EQ(-1, send_req_flags(cli, &us, &r, req, sizeof(req),
+				     MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+	/* so does a larger buffer */
+	ASSERT_EQ(0, setsockopt(cli, SOL_SOCKET, SO_SNDBUF, &big,
+				sizeof(big)));
+	EXPECT_TRUE(poll_out(cli, 5000) & POLLOUT);
+	EXPECT_EQ(1024, send_req_flags(cli, &us, &r, req, sizeof(req),
+				       MSG_DONTWAIT));
+	close(cli);
+	close(u);
+}
+
+/* Counter NAME of the "Udp:" lines of /proc/net/snmp, or -1. */
+static long udp_snmp(const char *name)
+{
+	char names[1024], vals[1024], *n, *v, *sn, *sv;
+	long ret = -1;
+	FILE *f = fopen("/proc/net/snmp", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(names, sizeof(names), f)) {
+		if (strncmp(names, "Udp: ", 5) || !fgets(vals, sizeof(vals), f))
+			continue;
+		n = strtok_r(names, "\n ", &sn);
+		v = strtok_r(vals, "\n ", &sv);
+		while (n && v) {
+			if (!strcmp(n, name))
+				ret = atol(v);
+			n = strtok_r(NULL, "\n ", &sn);
+			v = strtok_r(NULL, "\n ", &sv);
+		}
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* Wait (bounded) until Udp counter NAME differs from OLD; return it. */
+static long udp_snmp_wait_change(const char *name, long old)
+{
+	double end = mtp_now() + 10;
+	long v;
+
+	while ((v = udp_snmp(name)) == old && mtp_now() < end)
+		usleep(10000);
+	return v;
+}
+
+/*
+ * SO_BINDTODEVICE after bind() moves the socket's port to that device,
+ * as on a UDP socket: requests arriving on loopback no longer reach a
+ * server bound to another device (UDP counts them in NoPorts), and do
+ * again once it is bound to lo.
+ */
+TEST_F(ns, bindtodevice_after_bind)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP,
+				 .flags = MTP_REQ_FORGET };
+	struct sockaddr_in ss, cs;
+	struct mtp_info info;
+	int srv = mtp_bound(&ss), cli = mtp_bound(&cs);
+	long noports;
+	char buf[16];
+
+	ASSERT_LE(0, srv);
+	ASSERT_LE(0, cli);
+	ASSERT_EQ(0, system("ip link add mb0 type veth peer name mb1"));
+	ASSERT_EQ(1, mtp_request(cli, &ss, &r, "a", 1));
+	ASSERT_EQ(1, mtp_recvinfo(srv, buf, sizeof(buf), &info, NULL, NULL,
+				  0));
+	EXPECT_EQ('a', buf[0]);
+
+	ASSERT_EQ(0, setsockopt(srv, SOL_SOCKET, SO_BINDTODEVICE, "mb0", 4));
+	noports = udp_snmp("NoPorts");
+	ASSERT_LE(0, noports);
+	ASSERT_EQ(1, mtp_request(cli, &ss, &r, "b", 1));
+	EXPECT_EQ(noports + 1, udp_snmp_wait_change("NoPorts", noports));
+	EXPECT_EQ(-1, mtp_recvinfo(srv, buf, sizeof(buf), &info, NULL, NULL,
+				   MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+
+	ASSERT_EQ(0, setsockopt(srv, SOL_SOCKET, SO_BINDTODEVICE, "lo", 3));
+	ASSERT_EQ(1, mtp_request(cli, &ss, &r, "c", 1));
+	ASSERT_EQ(1, mtp_recvinfo(srv, buf, sizeof(buf), &info, NULL, NULL,
+				  0));
+	EXPECT_EQ('c', buf[0]);
+	close(cli);
+	close(srv);
 }
 
 /*

@@ -7,6 +7,7 @@
  * and counted.
  */
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -628,6 +629,319 @@ TEST_F(mtp, malformed_dropped)
 				      NULL, NULL, 0));
 		EXPECT_EQ(MTP_RES_REPLY, info.response);
 	}
+}
+
+/* ---- socket API semantics -------------------------------------------------- */
+
+/*
+ * sendmsg() with one SOL_MTP control message of TYPE whose data is the
+ * first CMLEN bytes of CM (zero-padded beyond its struct, up to 64), and
+ * send FLAGS.
+ */
+static ssize_t send_cm(int fd, const struct sockaddr_in *to, int type,
+		       const void *cm, size_t cmsize, size_t cmlen,
+		       const void *buf, size_t len, int flags)
+{
+	char cbuf[CMSG_SPACE(64)] = { 0 };
+	struct iovec iov = { (void *)buf, len };
+	struct msghdr msg = {
+		.msg_name = (void *)to, .msg_namelen = sizeof(*to),
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = CMSG_SPACE(cmlen),
+	};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	c->cmsg_level = SOL_MTP;
+	c->cmsg_type = type;
+	c->cmsg_len = CMSG_LEN(cmlen);
+	memcpy(CMSG_DATA(c), cm, cmsize < cmlen ? cmsize : cmlen);
+	return sendmsg(fd, &msg, flags);
+}
+
+/* A request of LEN bytes, once it waits in the server's queue. */
+static void app_request(struct __test_metadata *_metadata, int cli, int srv,
+			const struct sockaddr_in *sa, const char *data,
+			size_t len)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP, .expire = 60000 };
+	struct pollfd p = { srv, POLLIN, 0 };
+
+	ASSERT_EQ((ssize_t)len, mtp_request(cli, sa, &r, data, len));
+	ASSERT_EQ(1, poll(&p, 1, 20000));
+}
+
+/*
+ * MSG_PEEK returns the next message and leaves it queued: a request twice
+ * with the same bytes and info, then consumed; pieces of a response the
+ * same, and the peeked bytes are what the next plain recvmsg() returns.
+ */
+TEST_F(mtp, peek)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP, .expire = 60000 };
+	char obj[3000], buf[1100], buf2[1100];
+	struct mtp_info ri, i1, i2;
+	struct mtp_response a = {};
+	struct sockaddr_in from;
+	int flags, k;
+	size_t i;
+	ssize_t n;
+
+	for (i = 0; i < sizeof(obj); i++)
+		obj[i] = (char)(i * 7 + 1);
+	ASSERT_EQ(40, mtp_request(self->cli, &self->sa, &r, obj, 40));
+	ASSERT_EQ(40, mtp_recvinfo(self->srv, buf, sizeof(buf), &i1, &from,
+				   NULL, MSG_PEEK));
+	ASSERT_EQ(40, mtp_recvinfo(self->srv, buf2, sizeof(buf2), &i2, NULL,
+				   NULL, MSG_PEEK));
+	EXPECT_EQ(0, memcmp(buf, obj, 40));
+	EXPECT_EQ(0, memcmp(buf2, obj, 40));
+	EXPECT_EQ(i1.reqid, i2.reqid);
+	EXPECT_TRUE(i1.flags & MTP_INFO_REQUEST);
+	memset(buf2, 0, sizeof(buf2));
+	ASSERT_EQ(40, mtp_recvinfo(self->srv, buf2, sizeof(buf2), &ri, NULL,
+				   NULL, 0));
+	EXPECT_EQ(0, memcmp(buf2, obj, 40));
+	EXPECT_EQ(i1.reqid, ri.reqid);
+	EXPECT_EQ(-1, mtp_recvinfo(self->srv, buf2, sizeof(buf2), &ri, NULL,
+				   NULL, MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+
+	/* a 3000-byte answer: pieces */
+	a.reqid = i1.reqid;
+	a.action = i1.action;
+	a.rsize = sizeof(obj);
+	ASSERT_EQ((ssize_t)sizeof(obj),
+		  mtp_respond(self->srv, &from, &a, obj, sizeof(obj)));
+	n = mtp_recvinfo(self->cli, buf, 100, &i1, NULL, NULL, MSG_PEEK);
+	ASSERT_EQ(100, n);
+	EXPECT_EQ(0, memcmp(buf, obj, 100));
+	EXPECT_EQ(0, i1.address);
+	n = mtp_recvinfo(self->cli, buf2, 100, &i2, NULL, NULL, MSG_PEEK);
+	ASSERT_EQ(100, n);
+	EXPECT_EQ(0, memcmp(buf2, obj, 100));
+	n = mtp_recvinfo(self->cli, buf2, 100, &i2, NULL, NULL, 0);
+	ASSERT_EQ(100, n);
+	EXPECT_EQ(0, memcmp(buf2, obj, 100));
+	EXPECT_EQ(0, i2.address);
+	/* the next call goes on where the consuming one stopped */
+	n = mtp_recvinfo(self->cli, buf, 50, &i1, NULL, NULL, MSG_PEEK);
+	ASSERT_EQ(50, n);
+	EXPECT_EQ(100, i1.address);
+	EXPECT_EQ(0, memcmp(buf, obj + 100, 50));
+	n = mtp_recvinfo(self->cli, buf2, 50, &i2, NULL, NULL, 0);
+	ASSERT_EQ(50, n);
+	EXPECT_EQ(100, i2.address);
+	EXPECT_EQ(0, memcmp(buf2, obj + 100, 50));
+	/* the rest, each part peeked first, up to the completion */
+	for (i = 150, k = 0, flags = 0; !(flags & MSG_EOR) && k < 100; k++) {
+		n = mtp_recvinfo(self->cli, buf, 1000, &i1, NULL, NULL,
+				 MSG_PEEK);
+		ASSERT_LE(0, n);
+		ASSERT_EQ(n, mtp_recvinfo(self->cli, buf2, 1000, &i2, NULL,
+					  &flags, 0));
+		EXPECT_EQ(i1.address, i2.address);
+		EXPECT_EQ(i1.flags, i2.flags);
+		if (n)	/* a completion alone reports the request's address */
+			ASSERT_EQ(i, i2.address);
+		EXPECT_EQ(0, memcmp(buf, buf2, n));
+		ASSERT_EQ(0, memcmp(buf2, obj + i, n));
+		i += n;
+	}
+	EXPECT_EQ(sizeof(obj), i);
+	EXPECT_TRUE(i2.flags & MTP_INFO_FINAL);
+	EXPECT_EQ(0, i2.error);
+	EXPECT_EQ(-1, mtp_recvinfo(self->cli, buf, sizeof(buf), &i1, NULL,
+				   NULL, MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+}
+
+/*
+ * MSG_TRUNC, as for UDP: recvmsg() returns the message's real length and
+ * sets MSG_TRUNC; the buffer holds its beginning and the rest is gone.
+ */
+TEST_F(mtp, trunc_real_length)
+{
+	struct mtp_info ri;
+	char data[300], buf[16];
+	int flags = 0;
+	ssize_t n;
+
+	memset(data, 'q', sizeof(data));
+	memcpy(data, "0123456789", 10);
+	app_request(_metadata, self->cli, self->srv, &self->sa, data,
+		    sizeof(data));
+	n = mtp_recvinfo(self->srv, buf, 10, &ri, NULL, &flags, MSG_TRUNC);
+	EXPECT_EQ(300, n);
+	EXPECT_TRUE(flags & MSG_TRUNC);
+	EXPECT_EQ(0, memcmp(buf, "0123456789", 10));
+	EXPECT_TRUE(ri.flags & MTP_INFO_REQUEST);
+	/* consumed */
+	EXPECT_EQ(-1, mtp_recvinfo(self->srv, buf, sizeof(buf), &ri, NULL,
+				   NULL, MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+	/* without MSG_TRUNC: the bytes copied, and the flag */
+	app_request(_metadata, self->cli, self->srv, &self->sa, data,
+		    sizeof(data));
+	n = mtp_recvinfo(self->srv, buf, 10, &ri, NULL, &flags, 0);
+	EXPECT_EQ(10, n);
+	EXPECT_TRUE(flags & MSG_TRUNC);
+}
+
+/*
+ * A control buffer too short for MTP_INFO: MSG_CTRUNC, and the message is
+ * consumed as UDP consumes a datagram whose ancillary data did not fit.
+ */
+TEST_F(mtp, short_cmsg_ctrunc)
+{
+	char cbuf[CMSG_LEN(8)], buf[64];
+	struct iovec iov = { buf, sizeof(buf) };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+
+	app_request(_metadata, self->cli, self->srv, &self->sa, "abc", 3);
+	EXPECT_EQ(3, recvmsg(self->srv, &msg, 0));
+	EXPECT_TRUE(msg.msg_flags & MSG_CTRUNC);
+	EXPECT_EQ(0, memcmp(buf, "abc", 3));
+	EXPECT_EQ(-1, recv(self->srv, buf, sizeof(buf), MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+	/* no control buffer at all: the same */
+	app_request(_metadata, self->cli, self->srv, &self->sa, "def", 3);
+	msg.msg_control = NULL;
+	msg.msg_controllen = 0;
+	EXPECT_EQ(3, recvmsg(self->srv, &msg, 0));
+	EXPECT_TRUE(msg.msg_flags & MSG_CTRUNC);
+	EXPECT_EQ(0, memcmp(buf, "def", 3));
+}
+
+/* Is SIGPIPE pending?  Takes it if so. */
+static int take_sigpipe(void)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	return sigtimedwait(&set, NULL, &zero) == SIGPIPE;
+}
+
+/*
+ * shutdown(SHUT_WR): sendmsg() fails with EPIPE, and raises SIGPIPE unless
+ * MSG_NOSIGNAL, as on TCP (UDP ignores SHUT_WR); for requests and answers
+ * alike.  poll() then says writable (a send would not block).  Receiving
+ * still works.
+ */
+TEST_F(mtp, shut_wr_epipe)
+{
+	struct mtp_request r = { .action = MTP_ACT_PING,
+				 .flags = MTP_REQ_SINGLE };
+	struct pollfd p = { self->cli, POLLOUT, 0 };
+	struct mtp_response a = {};
+	struct sockaddr_in from;
+	struct mtp_info ri;
+	sigset_t set, old;
+	char buf[16];
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	ASSERT_EQ(0, sigprocmask(SIG_BLOCK, &set, &old));
+	take_sigpipe();
+	app_request(_metadata, self->cli, self->srv, &self->sa, "x", 1);
+	ASSERT_EQ(0, mtp_request(self->cli, &self->sa, &r, NULL, 0));
+	ASSERT_EQ(0, shutdown(self->cli, SHUT_WR));
+	EXPECT_EQ(-1, send_cm(self->cli, &self->sa, MTP_REQUEST, &r,
+			      sizeof(r), sizeof(r), NULL, 0, MSG_NOSIGNAL));
+	EXPECT_EQ(EPIPE, errno);
+	EXPECT_FALSE(take_sigpipe());
+	EXPECT_EQ(-1, mtp_request(self->cli, &self->sa, &r, NULL, 0));
+	EXPECT_EQ(EPIPE, errno);
+	EXPECT_TRUE(take_sigpipe());
+	EXPECT_EQ(1, poll(&p, 1, 0));
+	EXPECT_TRUE(p.revents & POLLOUT);
+	/* the PING sent before still completes */
+	EXPECT_EQ(0, mtp_recvinfo(self->cli, buf, sizeof(buf), &ri, NULL,
+				  NULL, 0));
+	EXPECT_EQ(MTP_RES_REPLY, ri.response);
+	/* a server shut down for writing cannot answer */
+	ASSERT_EQ(1, mtp_recvinfo(self->srv, buf, sizeof(buf), &ri, &from,
+				  NULL, 0));
+	ASSERT_EQ(0, shutdown(self->srv, SHUT_WR));
+	a.reqid = ri.reqid;
+	EXPECT_EQ(-1, send_cm(self->srv, &from, MTP_RESPOND, &a, sizeof(a),
+			      sizeof(a), NULL, 0, MSG_NOSIGNAL));
+	EXPECT_EQ(EPIPE, errno);
+	EXPECT_FALSE(take_sigpipe());
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/*
+ * Short control messages and a short MTP_ABORT are EINVAL; longer ones
+ * are accepted if the bytes beyond the struct are zero, else E2BIG.
+ */
+TEST_F(mtp, short_lengths)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP,
+				 .flags = MTP_REQ_FORGET };
+	struct mtp_request big[2] = { r };
+	struct mtp_response a = {};
+	struct mtp_abort ab[2] = {};
+	struct mtp_info ri, fin;
+	struct sockaddr_in from;
+	char buf[16];
+	long started = mtp_snmp("TxnStarted");
+
+	EXPECT_EQ(-1, send_cm(self->cli, &self->sa, MTP_REQUEST, &r, sizeof(r),
+			      sizeof(r) - 4, "s", 1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, send_cm(self->cli, &self->sa, MTP_REQUEST, &r, sizeof(r),
+			      4, "s", 1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, send_cm(self->cli, &self->sa, MTP_REQUEST, &r, sizeof(r),
+			      0, "s", 1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(started, mtp_snmp("TxnStarted"));
+	/* longer, zero beyond: fine; not zero: E2BIG */
+	EXPECT_EQ(1, send_cm(self->cli, &self->sa, MTP_REQUEST, big,
+			     sizeof(big), sizeof(r) + 8, "s", 1, 0));
+	ASSERT_EQ(1, mtp_recvinfo(self->srv, buf, sizeof(buf), &ri, NULL,
+				  NULL, 0));
+	big[1].action = 1;
+	EXPECT_EQ(-1, send_cm(self->cli, &self->sa, MTP_REQUEST, big,
+			      sizeof(big), sizeof(r) + 8, "s", 1, 0));
+	EXPECT_EQ(E2BIG, errno);
+
+	/* the same for answers */
+	app_request(_metadata, self->cli, self->srv, &self->sa, "q", 1);
+	ASSERT_EQ(1, mtp_recvinfo(self->srv, buf, sizeof(buf), &ri, &from,
+				  NULL, 0));
+	a.reqid = ri.reqid;
+	EXPECT_EQ(-1, send_cm(self->srv, &from, MTP_RESPOND, &a, sizeof(a),
+			      sizeof(a) - 1, NULL, 0, 0));
+	EXPECT_EQ(EINVAL, errno);
+
+	/* MTP_ABORT with only the reqid must not abort (as FINISH) */
+	ab[0].reqid = ri.reqid;
+	ab[0].level = MTP_ABORT_EXPIRE;
+	EXPECT_EQ(-1, setsockopt(self->cli, SOL_MTP, MTP_ABORT, ab, 4));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, setsockopt(self->cli, SOL_MTP, MTP_ABORT, ab, 0));
+	EXPECT_EQ(EINVAL, errno);
+	ab[1].reqid = 1;
+	EXPECT_EQ(-1, setsockopt(self->cli, SOL_MTP, MTP_ABORT, ab,
+				 sizeof(ab)));
+	EXPECT_EQ(E2BIG, errno);
+	EXPECT_EQ(-1, mtp_recvinfo(self->cli, buf, sizeof(buf), &fin, NULL,
+				   NULL, MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+	/* the transaction lives; a full-length abort ends it */
+	ab[1].reqid = 0;
+	EXPECT_EQ(0, setsockopt(self->cli, SOL_MTP, MTP_ABORT, ab,
+				sizeof(ab)));
+	ASSERT_EQ(0, mtp_recvinfo(self->cli, buf, sizeof(buf), &fin, NULL,
+				  NULL, 0));
+	EXPECT_EQ(ri.reqid, fin.reqid);
+	EXPECT_EQ(MTP_ERR_NET_EXPIRE, fin.response);
 }
 
 TEST_HARNESS_MAIN
