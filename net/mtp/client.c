@@ -948,7 +948,7 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 		t->next = m->address;
 		t->end = (u64)m->address + m->rsize;
 		MTP_SKB_CB(skb)->pos = m->address;
-		MTP_SKB_CB(skb)->off = MTP_WIRE_HDR_LEN;
+		MTP_SKB_CB(skb)->off = mtp_wire_hdr_len(m);
 		MTP_SKB_CB(skb)->len = m->payload_len;
 		MTP_SKB_CB(skb)->reqid = t->reqid;
 		__skb_queue_tail(&t->ooo, skb);
@@ -1020,7 +1020,7 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 		mtp_txn_dup(t);
 		kfree_skb(skb);
 	} else {
-		got = mtp_txn_store(t, skb, s, e, MTP_WIRE_HDR_LEN);
+		got = mtp_txn_store(t, skb, s, e, mtp_wire_hdr_len(m));
 		if (!got) {
 			mtp_txn_dup(t);
 		} else {

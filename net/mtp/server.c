@@ -429,7 +429,7 @@ static bool mtp_server_deliver(struct mtp_sock *ms, struct sk_buff *skb,
 	info->rsize = m->rsize;
 	info->limit = mtp_wire_limit_bytes(m->limit);
 	if (m->payload_len &&
-	    skb_copy_bits(skb, MTP_WIRE_HDR_LEN,
+	    skb_copy_bits(skb, mtp_wire_hdr_len(m),
 			  skb_put(q, m->payload_len), m->payload_len)) {
 		kfree_skb(q);
 		return false;
@@ -689,8 +689,9 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 	    resp->flags & ~(MTP_RESP_STREAM | MTP_RESP_SUPPRESS |
 			    MTP_RESP_NOCACHE))
 		return -EINVAL;
-	/* The kernel's own reply code: an application's would mislead. */
-	if (!resp->error && resp->response == MTP_RES_PENDING)
+	/* The kernel's own reply codes: an application's would mislead. */
+	if (!resp->error && (resp->response == MTP_RES_PENDING ||
+			     resp->response == MTP_RES_VALIDATE))
 		return -EINVAL;
 	spin_lock_bh(&ms->lock);
 	r = mtp_srec_find(ms, caddr, cport, resp->reqid);
