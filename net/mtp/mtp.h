@@ -7,6 +7,7 @@
 
 #include <linux/hashtable.h>
 #include <linux/ktime.h>
+#include <linux/ratelimit.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
@@ -60,6 +61,10 @@
  * @MTP_MIB_OUTPENDING: "pending" replies to requests waiting for the
  *	application's answer
  * @MTP_MIB_INPENDING: "pending" replies received by transactions
+ * @MTP_MIB_INNOTUNICAST: dropped: not unicast to us, or from a source
+ *	that is not a unicast address
+ * @MTP_MIB_KERNELRATEDROPS: PING and IDSTR requests left unanswered,
+ *	over net.mtp.kping_rate
  * @__MTP_MIB_MAX: number of counters
  */
 enum mtp_mib_field {
@@ -100,6 +105,8 @@ enum mtp_mib_field {
 	MTP_MIB_SQUEEZES,
 	MTP_MIB_OUTPENDING,
 	MTP_MIB_INPENDING,
+	MTP_MIB_INNOTUNICAST,
+	MTP_MIB_KERNELRATEDROPS,
 	__MTP_MIB_MAX
 };
 
@@ -121,6 +128,8 @@ struct mtp_mib {
  * @max_txns: most client transactions per socket
  * @reorder: declare a range lost once the answer to a subrequest sent
  *	this many subrequests later arrives; 0: only the repeat interval
+ * @kping_rate: PING and IDSTR answers the kernel sends per second
+ * @kping_rs: their rate limit
  */
 struct mtp_net {
 	struct mtp_mib __percpu *mib;
@@ -134,6 +143,8 @@ struct mtp_net {
 	int srv_max_pending;
 	int max_txns;
 	int reorder;
+	int kping_rate;
+	struct ratelimit_state kping_rs;
 };
 
 #define MTP_CTXN_BITS	6
@@ -284,6 +295,10 @@ void mtp_server_gc(struct timer_list *t);
 void mtp_server_taken(struct mtp_sock *ms, __be32 caddr, __be16 cport,
 		      u32 reqid);
 void mtp_server_close(struct mtp_sock *ms);
+
+/* token.c: the rate of the kernel's own answers */
+void mtp_kping_init_net(struct mtp_net *mn);
+bool mtp_kping_allow(struct net *net);
 
 /* socket.c */
 void mtp_queue_rcv(struct mtp_sock *ms, struct sk_buff *skb);

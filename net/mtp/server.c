@@ -361,14 +361,21 @@ static void mtp_server_pending(struct mtp_sock *ms,
 			 MTP_MIB_OUTPENDING);
 }
 
-/* PING and IDSTR, answered without the application. */
+/*
+ * PING and IDSTR, answered without the application, at most
+ * net.mtp.kping_rate times a second in the namespace.
+ */
 static void mtp_server_kping(struct mtp_sock *ms,
 			     const struct mtp_wire_msg *req, __be32 caddr,
 			     __be16 cport, struct sk_buff_head *out)
 {
+	struct net *net = sock_net(mtp_to_sk(ms));
 	const char *data = NULL;
 	struct mtp_wire_msg m;
 	u32 n = 0;
+
+	if (!mtp_kping_allow(net))
+		return;
 
 	mtp_server_echo(&m, req, MTP_RES_REPLY);
 	m.options = req->options & MTP_OPT_SINGLE;
@@ -390,7 +397,7 @@ static void mtp_server_kping(struct mtp_sock *ms,
 	}
 	if (mtp_server_queue(ms, &m, data, n, caddr, cport, out,
 			     MTP_MIB_OUTRESPONSES))
-		MTP_INC_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_KERNELREPLIES);
+		MTP_INC_STATS(net, MTP_MIB_KERNELREPLIES);
 }
 
 /* Pass a request to the application. */

@@ -32,6 +32,29 @@ static const u8 mtp_wire_mib[MTP_WIRE_NERR] = {
 	[MTP_WIRE_ENOSPC]	= MTP_MIB_INBADSIZE,
 };
 
+/*
+ * MTP is unicast only: a request sent to a broadcast or multicast address
+ * would be answered by every MTP socket bound to the wildcard address of
+ * every host that hears it, each answer going to a source nobody checked.
+ * UDP hands us such datagrams (its multicast delivery path calls
+ * encap_rcv too), so they are refused here, as are sources that cannot be
+ * a sender's own address.
+ */
+static bool mtp_unicast(const struct sk_buff *skb)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	const struct rtable *rt = skb_rtable(skb);
+
+	if (skb->pkt_type != PACKET_HOST)
+		return false;
+	if (rt && (rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST)))
+		return false;
+	if (ipv4_is_multicast(iph->daddr) || ipv4_is_lbcast(iph->daddr))
+		return false;
+	return !ipv4_is_multicast(iph->saddr) && !ipv4_is_lbcast(iph->saddr) &&
+	       !ipv4_is_zeronet(iph->saddr);
+}
+
 static void mtp_input(struct mtp_sock *ms, struct sk_buff *skb)
 {
 	struct net *net = sock_net(mtp_to_sk(ms));
@@ -44,6 +67,11 @@ static void mtp_input(struct mtp_sock *ms, struct sk_buff *skb)
 	int err;
 
 	MTP_INC_STATS(net, MTP_MIB_INDATAGRAMS);
+	if (!mtp_unicast(skb)) {
+		MTP_INC_STATS(net, MTP_MIB_INNOTUNICAST);
+		kfree_skb(skb);
+		return;
+	}
 	saddr = ip_hdr(skb)->saddr;
 	sport = udp_hdr(skb)->source;
 	/* skb->data is at the UDP header, which UDP has already checked. */
