@@ -65,6 +65,11 @@
  *	that is not a unicast address
  * @MTP_MIB_KERNELRATEDROPS: PING and IDSTR requests left unanswered,
  *	over net.mtp.kping_rate
+ * @MTP_MIB_SRVAMPLIMITED: answers cut, or held, for a client whose
+ *	address is not validated (3x what it sent)
+ * @MTP_MIB_OUTVALIDATE: "validate" replies sent (answer held)
+ * @MTP_MIB_SRVVALIDATED: transactions whose client echoed our token
+ * @MTP_MIB_INBADTOKEN: requests with a token that is not ours or too old
  * @__MTP_MIB_MAX: number of counters
  */
 enum mtp_mib_field {
@@ -107,6 +112,10 @@ enum mtp_mib_field {
 	MTP_MIB_INPENDING,
 	MTP_MIB_INNOTUNICAST,
 	MTP_MIB_KERNELRATEDROPS,
+	MTP_MIB_SRVAMPLIMITED,
+	MTP_MIB_OUTVALIDATE,
+	MTP_MIB_SRVVALIDATED,
+	MTP_MIB_INBADTOKEN,
 	__MTP_MIB_MAX
 };
 
@@ -296,7 +305,11 @@ void mtp_server_taken(struct mtp_sock *ms, __be32 caddr, __be16 cport,
 		      u32 reqid);
 void mtp_server_close(struct mtp_sock *ms);
 
-/* token.c: the rate of the kernel's own answers */
+/* token.c: address validation tokens, the kernel's answer rate */
+/* A server sends an unvalidated client at most this times what it got. */
+#define MTP_AMP_FACTOR	3
+u64 mtp_token_make(const struct net *net, __be32 caddr);
+bool mtp_token_check(const struct net *net, __be32 caddr, u64 token);
 void mtp_kping_init_net(struct mtp_net *mn);
 bool mtp_kping_allow(struct net *net);
 
