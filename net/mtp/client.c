@@ -109,6 +109,8 @@ struct mtp_range {
  * @losses: ranges declared lost
  * @wmem: bytes charged to the socket's send buffer (sk_wmem_queued)
  * @final: preallocated completion message
+ * @token: the server's address validation token, echoed in requests
+ * @has_token: @token is set
  * @plen: request payload length
  * @payload: request payload, for repeats and subrequests
  */
@@ -162,6 +164,8 @@ struct mtp_ctxn {
 	u32 losses;
 	u32 wmem;
 	struct sk_buff *final;
+	u64 token;
+	bool has_token;
 	u16 plen;
 	u8 payload[MTP_SIZE_REQUEST];
 };
@@ -194,6 +198,15 @@ static struct mtp_ctxn *mtp_txn_find(struct mtp_sock *ms, u32 reqid)
 
 /* ---- sending ---------------------------------------------------------- */
 
+/* Echo the server's address validation token, once it sent one. */
+static void mtp_txn_token_put(const struct mtp_ctxn *t, struct mtp_wire_msg *m)
+{
+	if (t->has_token) {
+		m->options |= MTP_OPT_TOKEN;
+		m->token = t->token;
+	}
+}
+
 static void mtp_txn_send(struct mtp_ctxn *t, u32 addr, u32 rsize, u16 limit,
 			 u8 shift, u16 tag, bool repeat,
 			 struct sk_buff_head *out)
@@ -220,6 +233,7 @@ static void mtp_txn_send(struct mtp_ctxn *t, u32 addr, u32 rsize, u16 limit,
 		m.options |= MTP_OPT_NOPAYLOAD;
 		plen = 0;
 	}
+	mtp_txn_token_put(t, &m);
 	skb = mtp_alloc_msg(&m, t->payload, plen, t->daddr, t->dport,
 			    GFP_ATOMIC);
 	if (!skb) {
@@ -901,6 +915,35 @@ static void mtp_txn_pending(struct mtp_ctxn *t, const struct mtp_wire_msg *m)
 }
 
 /*
+ * A response with the server's address validation token (mtp.rst,
+ * "Address validation"): the request it answers did not carry a good
+ * one, so the server sent at most this datagram of the answer, or none
+ * (%MTP_RES_VALIDATE).  Requests echo the token from now on.  Return:
+ * true if the token is new to @t: what @t asked for without it will not
+ * come, and is to be asked for again now.
+ */
+static bool mtp_txn_token_take(struct mtp_ctxn *t,
+			       const struct mtp_wire_msg *m)
+{
+	if (t->has_token && t->token == m->token)
+		return false;
+	t->token = m->token;
+	t->has_token = true;
+	return true;
+}
+
+/* Ask again, with the token, for what the server held back. */
+static void mtp_txn_revalidate(struct mtp_ctxn *t, struct sk_buff_head *out)
+{
+	if (t->single || t->state == MTP_TS_FIRST) {
+		mtp_txn_send_initial(t, true, out);
+		return;
+	}
+	mtp_transit_clear(t);
+	mtp_txn_pump(t, out);
+}
+
+/*
  * A response for @t, which is live and was sent by its server.  Every
  * path either completes @t or leaves it to be re-armed by the caller.
  */
@@ -910,11 +953,22 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 	struct mtp_sock *ms = t->ms;
 	struct sock *sk = mtp_to_sk(ms);
 	struct net *net = sock_net(sk);
+	bool fresh = false;
 	u64 s, e;
 	u32 got;
 
 	MTP_INC_STATS(net, MTP_MIB_INRESPONSES);
 	mtp_txn_rtt(t, m->tag);
+	if (m->options & MTP_OPT_TOKEN) {
+		fresh = mtp_txn_token_take(t, m);
+		if (!m->error && m->response == MTP_RES_VALIDATE) {
+			/* Not a response either: the answer waits. */
+			kfree_skb(skb);
+			if (fresh)
+				mtp_txn_revalidate(t, out);
+			return;
+		}
+	}
 	if (!m->error && m->response == MTP_RES_PENDING && !m->payload_len &&
 	    !(m->options & MTP_OPT_SINGLE)) {
 		/*
@@ -957,7 +1011,7 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 		t->next = m->address;
 		t->end = (u64)m->address + m->rsize;
 		MTP_SKB_CB(skb)->pos = m->address;
-		MTP_SKB_CB(skb)->off = MTP_WIRE_HDR_LEN;
+		MTP_SKB_CB(skb)->off = mtp_wire_hdr_len(m);
 		MTP_SKB_CB(skb)->len = m->payload_len;
 		MTP_SKB_CB(skb)->reqid = t->reqid;
 		__skb_queue_tail(&t->ooo, skb);
@@ -1029,7 +1083,7 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 		mtp_txn_dup(t);
 		kfree_skb(skb);
 	} else {
-		got = mtp_txn_store(t, skb, s, e, MTP_WIRE_HDR_LEN);
+		got = mtp_txn_store(t, skb, s, e, mtp_wire_hdr_len(m));
 		if (!got) {
 			mtp_txn_dup(t);
 		} else {
@@ -1046,7 +1100,10 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 		mtp_txn_complete(t, MTP_ERR_NET, MTP_ERR_NET_EXPIRE, false);
 		return;
 	}
-	mtp_txn_pump(t, out);
+	if (fresh)
+		mtp_txn_revalidate(t, out);
+	else
+		mtp_txn_pump(t, out);
 }
 
 /**

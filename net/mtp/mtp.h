@@ -61,6 +61,7 @@
 
 #include <linux/hashtable.h>
 #include <linux/ktime.h>
+#include <linux/ratelimit.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
@@ -114,6 +115,15 @@
  * @MTP_MIB_OUTPENDING: "pending" replies to requests waiting for the
  *	application's answer
  * @MTP_MIB_INPENDING: "pending" replies received by transactions
+ * @MTP_MIB_INNOTUNICAST: dropped: not unicast to us, or from a source
+ *	that is not a unicast address
+ * @MTP_MIB_KERNELRATEDROPS: PING and IDSTR requests left unanswered,
+ *	over net.mtp.kping_rate
+ * @MTP_MIB_SRVAMPLIMITED: answers cut, or held, for a client whose
+ *	address is not validated (3x what it sent)
+ * @MTP_MIB_OUTVALIDATE: "validate" replies sent (answer held)
+ * @MTP_MIB_SRVVALIDATED: transactions whose client echoed our token
+ * @MTP_MIB_INBADTOKEN: requests with a token that is not ours or too old
  * @__MTP_MIB_MAX: number of counters
  */
 enum mtp_mib_field {
@@ -154,6 +164,12 @@ enum mtp_mib_field {
 	MTP_MIB_SQUEEZES,
 	MTP_MIB_OUTPENDING,
 	MTP_MIB_INPENDING,
+	MTP_MIB_INNOTUNICAST,
+	MTP_MIB_KERNELRATEDROPS,
+	MTP_MIB_SRVAMPLIMITED,
+	MTP_MIB_OUTVALIDATE,
+	MTP_MIB_SRVVALIDATED,
+	MTP_MIB_INBADTOKEN,
 	__MTP_MIB_MAX
 };
 
@@ -175,6 +191,8 @@ struct mtp_mib {
  * @max_txns: most client transactions per socket
  * @reorder: declare a range lost once the answer to a subrequest sent
  *	this many subrequests later arrives; 0: only the repeat interval
+ * @kping_rate: PING and IDSTR answers the kernel sends per second
+ * @kping_rs: their rate limit
  */
 struct mtp_net {
 	struct mtp_mib __percpu *mib;
@@ -188,6 +206,8 @@ struct mtp_net {
 	int srv_max_pending;
 	int max_txns;
 	int reorder;
+	int kping_rate;
+	struct ratelimit_state kping_rs;
 };
 
 #define MTP_CTXN_BITS	6
@@ -340,6 +360,14 @@ void mtp_server_gc(struct timer_list *t);
 void mtp_server_taken(struct mtp_sock *ms, __be32 caddr, __be16 cport,
 		      u32 reqid);
 void mtp_server_close(struct mtp_sock *ms);
+
+/* token.c: address validation tokens, the kernel's answer rate */
+/* A server sends an unvalidated client at most this times what it got. */
+#define MTP_AMP_FACTOR	3
+u64 mtp_token_make(const struct net *net, __be32 caddr);
+bool mtp_token_check(const struct net *net, __be32 caddr, u64 token);
+void mtp_kping_init_net(struct mtp_net *mn);
+bool mtp_kping_allow(struct net *net);
 
 /* socket.c */
 void mtp_queue_rcv(struct mtp_sock *ms, struct sk_buff *skb);

@@ -47,6 +47,12 @@ static const char *const mtp_mib_names[__MTP_MIB_MAX] = {
 	[MTP_MIB_SQUEEZES]		= "Squeezes",
 	[MTP_MIB_OUTPENDING]		= "OutPending",
 	[MTP_MIB_INPENDING]		= "InPending",
+	[MTP_MIB_INNOTUNICAST]		= "InNotUnicast",
+	[MTP_MIB_KERNELRATEDROPS]	= "KernelRateDrops",
+	[MTP_MIB_SRVAMPLIMITED]		= "SrvAmpLimited",
+	[MTP_MIB_OUTVALIDATE]		= "OutValidate",
+	[MTP_MIB_SRVVALIDATED]		= "SrvValidated",
+	[MTP_MIB_INBADTOKEN]		= "InBadToken",
 };
 
 static int mtp_snmp_show(struct seq_file *seq, void *v)

@@ -10,10 +10,13 @@
  * goes to the application like any request.  PING and IDSTR are answered
  * in the kernel unless the application turns that off.
  */
+#include <linux/ip.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/udp.h>
 #include <linux/uio.h>
+#include <net/ip.h>
 #include <net/sock.h>
 
 #include "compat.h"
@@ -39,6 +42,8 @@
 #define MTP_SRV_BURST		MTP_FLOW_MAX_DGRAMS
 /* Most bytes of one answer copied in, beyond what is kept. */
 #define MTP_SRV_COPY_MAX	(MTP_SRV_BURST * MTP_WIRE_MAX_MULTI)
+/* What a datagram costs on the wire beyond MTP: IPv4 and UDP headers. */
+#define MTP_IP_UDP_LEN		(sizeof(struct iphdr) + sizeof(struct udphdr))
 
 /**
  * struct mtp_pend - object bytes asked for while the application was busy
@@ -86,6 +91,13 @@ struct mtp_pend {
  * @opts: MTP_OPT_STREAM, MTP_OPT_SUPPRESS
  * @channel: answer's channel
  * @limit: server's bytes per request, 0 for none
+ * @rx_bytes: bytes (IP datagrams) of the transaction's requests received
+ *	while the client was not validated
+ * @tx_bytes: bytes (IP datagrams) sent in answer to them
+ * @valid: the client proved that it receives at @caddr: no limit
+ * @held: @data is a single-datagram or error answer that waits for the
+ *	client to be validated; @data_addr and @obj_end give its address
+ *	and rsize
  */
 struct mtp_srec {
 	struct hlist_node node;
@@ -114,6 +126,10 @@ struct mtp_srec {
 	u8 opts;
 	u32 channel;
 	u32 limit;
+	u32 rx_bytes;
+	u32 tx_bytes;
+	bool valid;
+	bool held;
 };
 
 static u32 mtp_srec_key(__be32 caddr, __be16 cport, u32 reqid)
@@ -144,6 +160,7 @@ static void mtp_srec_drop_data(struct mtp_sock *ms, struct mtp_srec *r)
 	kvfree(r->data);
 	r->data = NULL;
 	r->data_len = 0;
+	r->held = false;
 }
 
 static void mtp_srec_free(struct mtp_sock *ms, struct mtp_srec *r)
@@ -217,11 +234,61 @@ static u64 mtp_req_want(const struct mtp_wire_msg *req, u32 start, u32 srv)
 	return n;
 }
 
+/* Size of an MTP datagram on the wire, IPv4 and UDP headers included. */
+static u32 mtp_dgram_bytes(u32 payload, bool token)
+{
+	return MTP_IP_UDP_LEN + MTP_WIRE_HDR_LEN +
+	       (token ? MTP_WIRE_TOKEN_LEN : 0) + payload;
+}
+
+/*
+ * Bytes the transaction may still send its client: until the client is
+ * validated, MTP_AMP_FACTOR times what it sent, less what went out.
+ */
+static u64 mtp_srec_credit(const struct mtp_srec *r)
+{
+	u64 allow = (u64)r->rx_bytes * MTP_AMP_FACTOR;
+
+	if (r->valid)
+		return U64_MAX;
+	return allow > r->tx_bytes ? allow - r->tx_bytes : 0;
+}
+
+static void mtp_srec_spend(struct mtp_srec *r, u32 bytes)
+{
+	if (!r->valid)
+		r->tx_bytes = min_t(u64, (u64)r->tx_bytes + bytes, U32_MAX);
+}
+
+/*
+ * A request of the transaction arrived: count its bytes, or mark the
+ * client validated when the request showed it receives at its address.
+ */
+static void mtp_srec_intake(struct net *net, struct mtp_srec *r,
+			    const struct mtp_wire_msg *m, u32 bytes,
+			    bool valid)
+{
+	if (r->valid)
+		return;
+	if (valid) {
+		r->valid = true;
+		if (m->options & MTP_OPT_TOKEN)
+			MTP_INC_STATS(net, MTP_MIB_SRVVALIDATED);
+		return;
+	}
+	r->rx_bytes = min_t(u64, (u64)r->rx_bytes + bytes, U32_MAX);
+}
+
 /*
  * Queue the datagrams of @n bytes at @data, the object's bytes from
  * @start, in datagrams of 2^@shift bytes, echoing @tag.
+ *
+ * To a client not validated yet, one datagram at most, within the
+ * transaction's credit; if that cuts the answer, the datagram carries our
+ * token, which tells the client that nothing more of its request comes
+ * and lets it ask for the rest with proof of its address.
  */
-static void mtp_srec_send(struct mtp_sock *ms, const struct mtp_srec *r,
+static void mtp_srec_send(struct mtp_sock *ms, struct mtp_srec *r,
 			  u32 start, const u8 *data, u32 n, u8 shift, u16 tag,
 			  struct sk_buff_head *out, gfp_t gfp)
 {
@@ -239,8 +306,26 @@ static void mtp_srec_send(struct mtp_sock *ms, const struct mtp_srec *r,
 		.limit = mtp_wire_limit_units(srv),
 		.tag = tag,
 	};
+	bool token = false;
 	u32 off = 0;
 
+	if (!r->valid) {
+		u64 credit = mtp_srec_credit(r);
+		u32 one = min(n, dgram);
+
+		if (one < n || credit < mtp_dgram_bytes(n, false)) {
+			u32 fixed = mtp_dgram_bytes(0, true);
+
+			MTP_INC_STATS(net, MTP_MIB_SRVAMPLIMITED);
+			n = credit > fixed ? (u32)min_t(u64, one, credit - fixed) :
+			    0;
+			if (!n)
+				return;
+			m.options |= MTP_OPT_TOKEN;
+			m.token = mtp_token_make(net, r->caddr);
+			token = true;
+		}
+	}
 	do {
 		u32 chunk = min(dgram, n - off);
 		u64 addr = (u64)start + off;
@@ -257,6 +342,7 @@ static void mtp_srec_send(struct mtp_sock *ms, const struct mtp_srec *r,
 		}
 		__skb_queue_tail(out, skb);
 		MTP_INC_STATS(net, MTP_MIB_OUTRESPONSES);
+		mtp_srec_spend(r, mtp_dgram_bytes(chunk, token));
 		off += chunk;
 	} while (off < n);
 }
@@ -336,11 +422,43 @@ static bool mtp_server_queue(struct mtp_sock *ms, const struct mtp_wire_msg *m,
 }
 
 /**
- * mtp_server_pending() - tell a client its request waits for the application
+ * mtp_server_validate() - tell a client its answer waits for its token
  * @ms: socket
- * @req: the request, held in the record's pending ranges
+ * @req: the client's request
  * @caddr: client
  * @cport: client port
+ * @credit: bytes we may send the client
+ * @out: datagrams to send after unlocking
+ *
+ * An empty %MTP_RES_VALIDATE reply with our token, echoing the request:
+ * the answer is larger than an unvalidated client may get, and is sent
+ * when the request comes again with the token.
+ *
+ * Return: bytes sent (on the wire), 0 if none.
+ */
+static u32 mtp_server_validate(struct mtp_sock *ms,
+			       const struct mtp_wire_msg *req, __be32 caddr,
+			       __be16 cport, u64 credit,
+			       struct sk_buff_head *out)
+{
+	u32 bytes = mtp_dgram_bytes(0, true);
+	struct mtp_wire_msg m;
+
+	if (credit < bytes)
+		return 0;
+	mtp_server_echo(&m, req, MTP_RES_VALIDATE);
+	m.options = MTP_OPT_TOKEN | (req->options & MTP_OPT_SINGLE);
+	m.rsize = req->rsize;
+	m.token = mtp_token_make(sock_net(mtp_to_sk(ms)), caddr);
+	return mtp_server_queue(ms, &m, NULL, 0, caddr, cport, out,
+				MTP_MIB_OUTVALIDATE) ? bytes : 0;
+}
+
+/**
+ * mtp_server_pending() - tell a client its request waits for the application
+ * @ms: socket
+ * @r: the transaction
+ * @req: the request, held in the record's pending ranges
  * @out: datagrams to send after unlocking
  *
  * An empty %MTP_RES_PENDING reply echoing the request's address, rsize
@@ -349,26 +467,42 @@ static bool mtp_server_queue(struct mtp_sock *ms, const struct mtp_wire_msg *m,
  * the client's repeat interval, and the client then neither repeats the
  * ranges nor takes them for lost as early.
  */
-static void mtp_server_pending(struct mtp_sock *ms,
-			       const struct mtp_wire_msg *req, __be32 caddr,
-			       __be16 cport, struct sk_buff_head *out)
+static void mtp_server_pending(struct mtp_sock *ms, struct mtp_srec *r,
+			       const struct mtp_wire_msg *req,
+			       struct sk_buff_head *out)
 {
+	u32 bytes = mtp_dgram_bytes(0, false);
 	struct mtp_wire_msg m;
 
+	if (mtp_srec_credit(r) < bytes) {
+		MTP_INC_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_SRVAMPLIMITED);
+		return;
+	}
 	mtp_server_echo(&m, req, MTP_RES_PENDING);
 	m.rsize = req->rsize;
-	mtp_server_queue(ms, &m, NULL, 0, caddr, cport, out,
-			 MTP_MIB_OUTPENDING);
+	if (mtp_server_queue(ms, &m, NULL, 0, r->caddr, r->cport, out,
+			     MTP_MIB_OUTPENDING))
+		mtp_srec_spend(r, bytes);
 }
 
-/* PING and IDSTR, answered without the application. */
+/*
+ * PING and IDSTR, answered without the application, at most
+ * net.mtp.kping_rate times a second in the namespace and, to a client not
+ * validated, within MTP_AMP_FACTOR times the @rx bytes of its request.
+ */
 static void mtp_server_kping(struct mtp_sock *ms,
 			     const struct mtp_wire_msg *req, __be32 caddr,
-			     __be16 cport, struct sk_buff_head *out)
+			     __be16 cport, u32 rx, bool valid,
+			     struct sk_buff_head *out)
 {
+	struct net *net = sock_net(mtp_to_sk(ms));
+	u64 credit = (u64)rx * MTP_AMP_FACTOR;
 	const char *data = NULL;
 	struct mtp_wire_msg m;
 	u32 n = 0;
+
+	if (!mtp_kping_allow(net))
+		return;
 
 	mtp_server_echo(&m, req, MTP_RES_REPLY);
 	m.options = req->options & MTP_OPT_SINGLE;
@@ -388,9 +522,75 @@ static void mtp_server_kping(struct mtp_sock *ms,
 			data = ms->idstr + req->address;
 		}
 	}
+	if (!valid && credit < mtp_dgram_bytes(n, false)) {
+		u32 fixed = mtp_dgram_bytes(0, true);
+
+		MTP_INC_STATS(net, MTP_MIB_SRVAMPLIMITED);
+		/* A single answer cannot be cut: it waits for the token. */
+		if (req->options & MTP_OPT_SINGLE || credit <= fixed) {
+			mtp_server_validate(ms, req, caddr, cport, credit, out);
+			return;
+		}
+		n = (u32)min_t(u64, n, credit - fixed);
+		m.options |= MTP_OPT_TOKEN;
+		m.token = mtp_token_make(net, caddr);
+	}
 	if (mtp_server_queue(ms, &m, data, n, caddr, cport, out,
 			     MTP_MIB_OUTRESPONSES))
-		MTP_INC_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_KERNELREPLIES);
+		MTP_INC_STATS(net, MTP_MIB_KERNELREPLIES);
+}
+
+/*
+ * A request of a transaction whose single-datagram or error answer is
+ * held: send the answer once the client is validated, or tell it again
+ * that the answer waits for its token.  The application is not asked.
+ */
+static void mtp_server_held(struct mtp_sock *ms, struct mtp_srec *r,
+			    const struct mtp_wire_msg *req,
+			    struct sk_buff_head *out)
+{
+	struct mtp_wire_msg m = {
+		.appversion = r->appversion,
+		.options = r->opts,
+		.error = r->error,
+		.response = r->response,
+		.action = r->action,
+		.flag = r->flag,
+		.reqid = r->reqid,
+		.channel = r->channel,
+		.address = r->data_addr,
+		.rsize = (u32)(r->obj_end - r->data_addr),
+		.limit = mtp_wire_limit_units(r->limit),
+		.tag = req->tag,
+	};
+
+	if (!r->valid) {
+		mtp_srec_spend(r, mtp_server_validate(ms, req, r->caddr,
+						      r->cport,
+						      mtp_srec_credit(r), out));
+		return;
+	}
+	mtp_server_queue(ms, &m, r->data, r->data_len, r->caddr, r->cport,
+			 out, MTP_MIB_OUTRESPONSES);
+	/* Repeats of a single request go to the application. */
+	mtp_srec_free(ms, r);
+}
+
+/*
+ * Has the sender of @m shown that it receives at @caddr?  It has if it
+ * echoed a token of ours, or if @skb came over a loopback device: only
+ * this host sends there (a datagram from outside with one of the host's
+ * addresses as its source is dropped as a martian).
+ */
+static bool mtp_server_validated(struct net *net, const struct sk_buff *skb,
+				 const struct mtp_wire_msg *m, __be32 caddr)
+{
+	if (m->options & MTP_OPT_TOKEN) {
+		if (mtp_token_check(net, caddr, m->token))
+			return true;
+		MTP_INC_STATS(net, MTP_MIB_INBADTOKEN);
+	}
+	return skb->dev && (skb->dev->flags & IFF_LOOPBACK);
 }
 
 /* Pass a request to the application. */
@@ -429,7 +629,7 @@ static bool mtp_server_deliver(struct mtp_sock *ms, struct sk_buff *skb,
 	info->rsize = m->rsize;
 	info->limit = mtp_wire_limit_bytes(m->limit);
 	if (m->payload_len &&
-	    skb_copy_bits(skb, MTP_WIRE_HDR_LEN,
+	    skb_copy_bits(skb, mtp_wire_hdr_len(m),
 			  skb_put(q, m->payload_len), m->payload_len)) {
 		kfree_skb(q);
 		return false;
@@ -517,6 +717,9 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		    struct sk_buff_head *out)
 {
 	struct net *net = sock_net(mtp_to_sk(ms));
+	/* What the request cost its sender on the wire. */
+	u32 wire = skb->len + ip_hdrlen(skb) + sizeof(struct udphdr);
+	bool valid = mtp_server_validated(net, skb, m, caddr);
 	struct mtp_net *mn = mtp_net(net);
 	struct mtp_wire_msg rest;
 	unsigned long expires;
@@ -527,7 +730,7 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 	if (ms->kping && (m->action == MTP_ACT_PING ||
 			  m->action == MTP_ACT_IDSTR)) {
 		if (!(m->options & MTP_OPT_NORESP))
-			mtp_server_kping(ms, m, caddr, cport, out);
+			mtp_server_kping(ms, m, caddr, cport, wire, valid, out);
 		goto consume;
 	}
 	if (m->options & MTP_OPT_NORESP) {
@@ -539,6 +742,14 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		   m->rsize == MTP_STREAM_CLOSE;
 	expires = jiffies + msecs_to_jiffies(READ_ONCE(mn->cache_ms));
 	r = mtp_srec_find(ms, caddr, cport, m->reqid);
+	if (r) {
+		mtp_srec_intake(net, r, m, wire, valid);
+		if (r->held) {
+			mtp_srec_touch(ms, r, expires);
+			mtp_server_held(ms, r, m, out);
+			goto consume;
+		}
+	}
 	if (r && r->answered && r->data && !is_close &&
 	    !(m->options & MTP_OPT_SINGLE) &&
 	    m->address >= r->data_addr &&
@@ -552,7 +763,9 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 			      (u32)min_t(u64, n, have), m->dgram_shift, m->tag,
 			      out, GFP_ATOMIC);
 		MTP_INC_STATS(net, MTP_MIB_CACHEHITS);
-		if (n <= have || (u64)m->address + have >= r->obj_end)
+		/* A client not validated asks for the rest with its token. */
+		if (!r->valid || n <= have ||
+		    (u64)m->address + have >= r->obj_end)
 			goto consume;
 		/*
 		 * The request runs past the copy: ask the application for
@@ -596,6 +809,7 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		ms->nsrec++;
 		MTP_INC_STATS(net, MTP_MIB_SRVRECORDS);
 		mtp_gc_arm(ms);
+		mtp_srec_intake(net, r, m, wire, valid);
 	}
 	mtp_srec_touch(ms, r, expires);
 	if (mtp_srec_busy(ms, r) && !is_close) {
@@ -606,7 +820,7 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		if (!(m->options & MTP_OPT_SINGLE) &&
 		    !(r->req.options & MTP_OPT_SINGLE)) {
 			if (mtp_pend_add(r, m, r->limit ?: ms->srv_limit))
-				mtp_server_pending(ms, m, caddr, cport, out);
+				mtp_server_pending(ms, r, m, out);
 			else
 				MTP_INC_STATS(net, MTP_MIB_SRVPENDDROPS);
 		}
@@ -626,7 +840,7 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 	 */
 	if (slow && (r->answered || r->asked) && !is_close &&
 	    !(m->options & MTP_OPT_SINGLE))
-		mtp_server_pending(ms, m, caddr, cport, out);
+		mtp_server_pending(ms, r, m, out);
 	/*
 	 * Asked again after MTP_ASK_AGAIN: the application may still
 	 * answer the earlier request, which must then serve both.
@@ -653,6 +867,39 @@ consume:
 drop:
 	MTP_INC_STATS(net, MTP_MIB_SRVDROPS);
 	kfree_skb(skb);
+}
+
+/*
+ * A single-datagram or error answer larger than the client may get before
+ * it is validated: keep it (within the socket's cache bytes) and send the
+ * client our token; the request repeated with the token takes the answer
+ * (mtp_server_held()).  Without room the answer is dropped, and the
+ * validated repeat asks the application again.  Takes @buf.
+ */
+static void mtp_server_hold(struct mtp_sock *ms, struct mtp_srec *r,
+			    const struct mtp_wire_msg *req,
+			    const struct mtp_response *resp, u8 *buf, u32 n,
+			    struct sk_buff_head *out)
+{
+	struct net *net = sock_net(mtp_to_sk(ms));
+
+	MTP_INC_STATS(net, MTP_MIB_SRVAMPLIMITED);
+	r->opts |= req->options & MTP_OPT_SINGLE;
+	r->data_addr = resp->address;
+	r->asked = false;
+	r->asks = 0;
+	r->npend = 0;
+	if (ms->cached + n <= READ_ONCE(mtp_net(net)->cache_sock_bytes)) {
+		r->held = true;
+		r->data = buf;
+		r->data_len = n;
+		ms->cached += n;
+		MTP_ADD_STATS(net, MTP_MIB_SRVCACHEDBYTES, n);
+		buf = NULL;
+	}
+	kvfree(buf);
+	mtp_srec_spend(r, mtp_server_validate(ms, req, r->caddr, r->cport,
+					      mtp_srec_credit(r), out));
 }
 
 /**
@@ -689,8 +936,9 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 	    resp->flags & ~(MTP_RESP_STREAM | MTP_RESP_SUPPRESS |
 			    MTP_RESP_NOCACHE))
 		return -EINVAL;
-	/* The kernel's own reply code: an application's would mislead. */
-	if (!resp->error && resp->response == MTP_RES_PENDING)
+	/* The kernel's own reply codes: an application's would mislead. */
+	if (!resp->error && (resp->response == MTP_RES_PENDING ||
+			     resp->response == MTP_RES_VALIDATE))
 		return -EINVAL;
 	spin_lock_bh(&ms->lock);
 	r = mtp_srec_find(ms, caddr, cport, resp->reqid);
@@ -803,6 +1051,12 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 		};
 		struct sk_buff *skb;
 
+		if (mtp_srec_credit(r) < mtp_dgram_bytes(copy, false)) {
+			mtp_server_hold(ms, r, &req, resp, buf, copy, &out);
+			spin_unlock_bh(&ms->lock);
+			mtp_xmit_list(ms, &out);
+			return len;
+		}
 		/* Repeats of a single request go to the application. */
 		mtp_srec_free(ms, r);
 		spin_unlock_bh(&ms->lock);

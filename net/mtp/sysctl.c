@@ -44,6 +44,7 @@ static struct ctl_table mtp_sysctl_template[] = {
 	MTP_SYSCTL(srv_max_pending),
 	MTP_SYSCTL(max_txns),
 	MTP_SYSCTL0(reorder),
+	MTP_SYSCTL0(kping_rate),
 	{ }
 };
 
@@ -58,6 +59,7 @@ void mtp_sysctl_defaults(struct mtp_net *mn)
 	mn->srv_max_pending = 1024;
 	mn->max_txns = 256;
 	mn->reorder = 3;
+	mn->kping_rate = 1000;
 }
 
 int mtp_sysctl_init_net(struct net *net)
@@ -67,12 +69,14 @@ int mtp_sysctl_init_net(struct net *net)
 		&mn->repeat_ms, &mn->repeat_min_ms, &mn->expire_ms,
 		&mn->cache_ms, &mn->cache_obj_bytes, &mn->cache_sock_bytes,
 		&mn->srv_max_pending, &mn->max_txns, &mn->reorder,
+		&mn->kping_rate,
 	};
 	struct ctl_table *tbl;
 	unsigned int i;
 
 	BUILD_BUG_ON(ARRAY_SIZE(data) != ARRAY_SIZE(mtp_sysctl_template) - 1);
 	mtp_sysctl_defaults(mn);
+	mtp_kping_init_net(mn);
 	tbl = kmemdup(mtp_sysctl_template, sizeof(mtp_sysctl_template),
 		      GFP_KERNEL);
 	if (!tbl)

@@ -32,10 +32,33 @@ static const u8 mtp_wire_mib[MTP_WIRE_NERR] = {
 	[MTP_WIRE_ENOSPC]	= MTP_MIB_INBADSIZE,
 };
 
+/*
+ * MTP is unicast only: a request sent to a broadcast or multicast address
+ * would be answered by every MTP socket bound to the wildcard address of
+ * every host that hears it, each answer going to a source nobody checked.
+ * UDP hands us such datagrams (its multicast delivery path calls
+ * encap_rcv too), so they are refused here, as are sources that cannot be
+ * a sender's own address.
+ */
+static bool mtp_unicast(const struct sk_buff *skb)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	const struct rtable *rt = skb_rtable(skb);
+
+	if (skb->pkt_type != PACKET_HOST)
+		return false;
+	if (rt && (rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST)))
+		return false;
+	if (ipv4_is_multicast(iph->daddr) || ipv4_is_lbcast(iph->daddr))
+		return false;
+	return !ipv4_is_multicast(iph->saddr) && !ipv4_is_lbcast(iph->saddr) &&
+	       !ipv4_is_zeronet(iph->saddr);
+}
+
 static void mtp_input(struct mtp_sock *ms, struct sk_buff *skb)
 {
 	struct net *net = sock_net(mtp_to_sk(ms));
-	u8 raw[MTP_WIRE_HDR_LEN];
+	u8 raw[MTP_WIRE_HDR_MAX];
 	struct sk_buff_head out;
 	struct mtp_wire_msg m;
 	const void *hdr;
@@ -44,11 +67,18 @@ static void mtp_input(struct mtp_sock *ms, struct sk_buff *skb)
 	int err;
 
 	MTP_INC_STATS(net, MTP_MIB_INDATAGRAMS);
+	if (!mtp_unicast(skb)) {
+		MTP_INC_STATS(net, MTP_MIB_INNOTUNICAST);
+		kfree_skb(skb);
+		return;
+	}
 	saddr = ip_hdr(skb)->saddr;
 	sport = udp_hdr(skb)->source;
 	/* skb->data is at the UDP header, which UDP has already checked. */
 	__skb_pull(skb, sizeof(struct udphdr));
-	hdr = skb_header_pointer(skb, 0, sizeof(raw), raw);
+	/* The header, and the token that may follow it. */
+	hdr = skb_header_pointer(skb, 0, min_t(u32, skb->len, sizeof(raw)),
+				 raw);
 	err = hdr ? mtp_wire_decode_hdr(hdr, skb->len, &m) : -MTP_WIRE_ETRUNC;
 	if (!err)
 		err = mtp_wire_check(&m);
@@ -154,14 +184,14 @@ void mtp_udp_close(struct mtp_sock *ms)
 struct sk_buff *mtp_alloc_msg(const struct mtp_wire_msg *m, const void *data,
 			      u32 len, __be32 daddr, __be16 dport, gfp_t gfp)
 {
+	u32 hlen = mtp_wire_hdr_len(m);
 	struct sk_buff *skb;
 
-	skb = alloc_skb(MTP_HEADROOM + MTP_WIRE_HDR_LEN + len, gfp);
+	skb = alloc_skb(MTP_HEADROOM + hlen + len, gfp);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, MTP_HEADROOM);
-	mtp_wire_encode_hdr(m, skb_put(skb, MTP_WIRE_HDR_LEN),
-			    MTP_WIRE_HDR_LEN);
+	mtp_wire_encode_hdr(m, skb_put(skb, hlen), hlen);
 	if (len)
 		skb_put_data(skb, data, len);
 	MTP_SKB_CB(skb)->addr = daddr;

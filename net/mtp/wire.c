@@ -26,6 +26,11 @@ static u32 mtp_get32(const u8 *p)
 	return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3];
 }
 
+static u64 mtp_get64(const u8 *p)
+{
+	return (u64)mtp_get32(p) << 32 | mtp_get32(p + 4);
+}
+
 static void mtp_put16(u8 *p, u16 v)
 {
 	p[0] = v >> 8;
@@ -38,6 +43,12 @@ static void mtp_put32(u8 *p, u32 v)
 	p[1] = v >> 16;
 	p[2] = v >> 8;
 	p[3] = v;
+}
+
+static void mtp_put64(u8 *p, u64 v)
+{
+	mtp_put32(p, v >> 32);
+	mtp_put32(p + 4, (u32)v);
 }
 
 /**
@@ -91,17 +102,21 @@ int mtp_wire_check(const struct mtp_wire_msg *m)
 
 /**
  * mtp_wire_decode_hdr() - read the header of a message
- * @buf: at least the first MTP_WIRE_HDR_LEN bytes of the message
- * @len: length of the whole message (header and payload)
- * @m: filled in; @m->payload points just past the header in @buf
+ * @buf: at least the first min(@len, MTP_WIRE_HDR_MAX) bytes of the message
+ * @len: length of the whole message (header, token and payload)
+ * @m: filled in; @m->payload points just past the header (and token) in
+ *	@buf
  *
  * The fields are not checked against each other: see mtp_wire_check().
+ * A message whose options announce a token must be long enough to hold
+ * it.
  *
  * Return: 0, -MTP_WIRE_ETRUNC or -MTP_WIRE_EVERSION.
  */
 int mtp_wire_decode_hdr(const void *buf, size_t len, struct mtp_wire_msg *m)
 {
 	const u8 *p = buf;
+	u32 hlen;
 
 	memset(m, 0, sizeof(*m));
 	if (len < MTP_WIRE_HDR_LEN)
@@ -121,9 +136,14 @@ int mtp_wire_decode_hdr(const void *buf, size_t len, struct mtp_wire_msg *m)
 	m->rsize = mtp_get32(p + MTP_WIRE_OFF_RSIZE);
 	m->limit = mtp_get16(p + MTP_WIRE_OFF_LIMIT);
 	m->tag = mtp_get16(p + MTP_WIRE_OFF_TAG);
-	m->payload = p + MTP_WIRE_HDR_LEN;
-	m->payload_len = len - MTP_WIRE_HDR_LEN > 0xffffffffU ?
-			 0xffffffffU : (u32)(len - MTP_WIRE_HDR_LEN);
+	hlen = mtp_wire_hdr_len(m);
+	if (len < hlen)
+		return -MTP_WIRE_ETRUNC;
+	if (m->options & MTP_OPT_TOKEN)
+		m->token = mtp_get64(p + MTP_WIRE_HDR_LEN);
+	m->payload = p + hlen;
+	m->payload_len = len - hlen > 0xffffffffU ?
+			 0xffffffffU : (u32)(len - hlen);
 	return 0;
 }
 
@@ -148,13 +168,15 @@ int mtp_wire_decode(const void *buf, size_t len, struct mtp_wire_msg *m)
  * @buf: output
  * @cap: room in @buf
  *
- * Return: MTP_WIRE_HDR_LEN or -MTP_WIRE_ENOSPC.
+ * With %MTP_OPT_TOKEN in @m->options, @m->token follows the header.
+ *
+ * Return: mtp_wire_hdr_len(@m) or -MTP_WIRE_ENOSPC.
  */
 int mtp_wire_encode_hdr(const struct mtp_wire_msg *m, void *buf, size_t cap)
 {
 	u8 *p = buf;
 
-	if (cap < MTP_WIRE_HDR_LEN)
+	if (cap < mtp_wire_hdr_len(m))
 		return -MTP_WIRE_ENOSPC;
 	p[MTP_WIRE_OFF_VERSION] = MTP_WIRE_VERSION;
 	p[MTP_WIRE_OFF_APPVER] = m->appversion;
@@ -170,7 +192,9 @@ int mtp_wire_encode_hdr(const struct mtp_wire_msg *m, void *buf, size_t cap)
 	mtp_put32(p + MTP_WIRE_OFF_RSIZE, m->rsize);
 	mtp_put16(p + MTP_WIRE_OFF_LIMIT, m->limit);
 	mtp_put16(p + MTP_WIRE_OFF_TAG, m->tag);
-	return MTP_WIRE_HDR_LEN;
+	if (m->options & MTP_OPT_TOKEN)
+		mtp_put64(p + MTP_WIRE_HDR_LEN, m->token);
+	return mtp_wire_hdr_len(m);
 }
 
 /**

@@ -24,9 +24,12 @@
  *                         extent of the object from address
  *    24    2 limit        response limit in 512-byte units, 0 = none
  *    26    2 tag          client's request-message tag, echoed
+ *    28    8 token        only with MTP_OPT_TOKEN: address validation
+ *                         token (response: the server's; request: echoed)
  *
- * The message size is the UDP length; the header has no checksum of its
- * own: MTP always sends the UDP checksum.
+ * The payload follows the header, or the token when there is one.  The
+ * message size is the UDP length; the header has no checksum of its own:
+ * MTP always sends the UDP checksum.
  */
 #ifndef _NET_MTP_WIRE_H
 #define _NET_MTP_WIRE_H
@@ -57,7 +60,11 @@
 #define MTP_OPT_STREAM		0x04	/* response: dynamic object */
 #define MTP_OPT_SUPPRESS	0x08	/* response: suppression allowed */
 #define MTP_OPT_NORESP		0x10	/* request: fire and forget */
-#define MTP_OPT_ALL		0x1f
+#define MTP_OPT_TOKEN		0x20	/* a token follows the header */
+#define MTP_OPT_ALL		0x3f
+
+#define MTP_WIRE_TOKEN_LEN	8
+#define MTP_WIRE_HDR_MAX	(MTP_WIRE_HDR_LEN + MTP_WIRE_TOKEN_LEN)
 
 /* Limits the decoder enforces. */
 #define MTP_WIRE_SHIFT_MIN	9	/* 512-byte datagrams */
@@ -101,6 +108,7 @@ enum mtp_wire_err {
  * @rsize: size field, see wire.h's table
  * @limit: response limit in 512-byte units
  * @tag: request-message tag, echoed by the server
+ * @token: address validation token, with %MTP_OPT_TOKEN
  * @payload: decode: points into the input buffer; encode: the payload
  * @payload_len: length of @payload
  */
@@ -118,6 +126,7 @@ struct mtp_wire_msg {
 	u32 rsize;
 	u16 limit;
 	u16 tag;
+	u64 token;
 	const u8 *payload;
 	u32 payload_len;
 };
@@ -125,6 +134,13 @@ struct mtp_wire_msg {
 static inline bool mtp_wire_is_request(const struct mtp_wire_msg *m)
 {
 	return m->response == 0 && m->error == 0;
+}
+
+/* Bytes before the payload: the header, and the token if there is one. */
+static inline u32 mtp_wire_hdr_len(const struct mtp_wire_msg *m)
+{
+	return MTP_WIRE_HDR_LEN +
+	       (m->options & MTP_OPT_TOKEN ? MTP_WIRE_TOKEN_LEN : 0);
 }
 
 int mtp_wire_check(const struct mtp_wire_msg *m);

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
-	u8 hdr[MTP_WIRE_HDR_LEN];
+	u8 hdr[MTP_WIRE_HDR_MAX];
 	struct mtp_wire_msg m, again;
 	int err;
 
@@ -33,9 +33,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			die("impossible error");
 		return 0;
 	}
-	if (size < MTP_WIRE_HDR_LEN || m.payload != data + MTP_WIRE_HDR_LEN ||
-	    m.payload_len != size - MTP_WIRE_HDR_LEN)
-		die("payload does not follow the header");
+	if (size < mtp_wire_hdr_len(&m) ||
+	    m.payload != data + mtp_wire_hdr_len(&m) ||
+	    m.payload_len != size - mtp_wire_hdr_len(&m))
+		die("payload does not follow the header and token");
 	if (mtp_wire_is_request(&m)) {
 		if (m.payload_len > MTP_WIRE_MAX_REQUEST)
 			die("request payload too large");
@@ -55,9 +56,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	} else if (m.error && m.payload_len > MTP_WIRE_MAX_ERRTEXT) {
 		die("error text too long");
 	}
-	if (mtp_wire_encode_hdr(&m, hdr, sizeof(hdr)) != MTP_WIRE_HDR_LEN)
+	if (mtp_wire_encode_hdr(&m, hdr, sizeof(hdr)) !=
+	    (int)mtp_wire_hdr_len(&m))
 		die("encode failed");
-	if (memcmp(hdr, data, MTP_WIRE_HDR_LEN))
+	if (memcmp(hdr, data, mtp_wire_hdr_len(&m)))
 		die("header does not re-encode to the same bytes");
 	if (mtp_wire_decode(data, size, &again) ||
 	    memcmp(&m, &again, sizeof(m)))

@@ -113,7 +113,7 @@ TEST(requests)
 	r.address = MTP_STREAM_CLOSE;
 	r.rsize = MTP_STREAM_CLOSE;
 	EXPECT_EQ(0, dec(&r, 0));
-	r.options = 0x20;
+	r.options = 0x40;
 	EXPECT_EQ(-MTP_WIRE_EOPTIONS, dec(&r, 0));
 	r.options = 0;
 	r.error = 1;	/* response 0 with an error class: nonsense */
@@ -364,6 +364,51 @@ TEST(responses_reach_at_most_4g)
 	m.rsize = 0xffffffff;
 	mtp_wire_encode_hdr(&m, b, sizeof(b));
 	EXPECT_EQ(0, mtp_wire_decode(b, MTP_HDR_LEN, &d));
+}
+
+/*
+ * The TOKEN option: 8 bytes after the header, big-endian, then the
+ * payload; a datagram that announces a token it has no room for is
+ * truncated.
+ */
+TEST(token)
+{
+	u8 b[MTP_WIRE_HDR_MAX + 4];
+	struct mtp_wire_msg m = sample, d;
+
+	m.options |= MTP_OPT_TOKEN;
+	m.token = 0x0123456789abcdefULL;
+	EXPECT_EQ(MTP_WIRE_HDR_MAX, mtp_wire_hdr_len(&m));
+	EXPECT_EQ(-MTP_WIRE_ENOSPC, mtp_wire_encode_hdr(&m, b, 35));
+	ASSERT_EQ(MTP_WIRE_HDR_MAX, mtp_wire_encode_hdr(&m, b, sizeof(b)));
+	EXPECT_EQ(MTP_OPT_SUPPRESS | MTP_OPT_TOKEN, b[2]);
+	EXPECT_EQ(0x01234567, be32(b + 28));
+	EXPECT_EQ(0x89abcdef, be32(b + 32));
+	memcpy(b + MTP_WIRE_HDR_MAX, "abcd", 4);
+	ASSERT_EQ(0, mtp_wire_decode(b, sizeof(b), &d));
+	EXPECT_EQ(m.token, d.token);
+	EXPECT_EQ(4, d.payload_len);
+	EXPECT_EQ(b + MTP_WIRE_HDR_MAX, d.payload);
+	EXPECT_EQ(-MTP_WIRE_ETRUNC, mtp_wire_decode(b, MTP_WIRE_HDR_MAX - 1,
+						    &d));
+	ASSERT_EQ(0, mtp_wire_decode(b, MTP_WIRE_HDR_MAX, &d));
+	EXPECT_EQ(0, d.payload_len);
+	/* without the option, the same bytes are payload */
+	b[2] = MTP_OPT_SUPPRESS;
+	ASSERT_EQ(0, mtp_wire_decode(b, sizeof(b), &d));
+	EXPECT_EQ(0, d.token);
+	EXPECT_EQ(12, d.payload_len);
+	/* the bits above TOKEN stay reserved */
+	b[2] = 0x40;
+	EXPECT_EQ(-MTP_WIRE_EOPTIONS, mtp_wire_decode(b, sizeof(b), &d));
+	/* the server's "validate" reply: empty, with the token */
+	m.options = MTP_OPT_SINGLE | MTP_OPT_TOKEN;
+	m.response = MTP_RES_VALIDATE;
+	ASSERT_EQ(MTP_WIRE_HDR_MAX, mtp_wire_encode_hdr(&m, b, sizeof(b)));
+	ASSERT_EQ(0, mtp_wire_decode(b, MTP_WIRE_HDR_MAX, &d));
+	EXPECT_FALSE(mtp_wire_is_request(&d));
+	EXPECT_EQ(3, d.response);
+	EXPECT_EQ(m.token, d.token);
 }
 
 TEST_HARNESS_MAIN

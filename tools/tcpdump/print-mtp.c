@@ -3,7 +3,8 @@
  * tcpdump printer for MTP, the Multipurpose Transaction Protocol (Noble,
  * 1999), as the project's kernel module sends it over UDP.  The wire format
  * is Documentation/networking/mtp.rst of the XTP/MTP for Linux project: a
- * 28-byte header, version 0x30, then the payload.  One line per datagram,
+ * 28-byte header, version 0x30, an 8-byte address validation token when
+ * the TOKEN option is set, then the payload.  One line per datagram,
  * for example
  *
  *   MTP request id 8f3a0c21 act IDSTR flag 0 ch 00000000 addr 0 rsize 0
@@ -48,6 +49,7 @@
 #define MTP_OFF_RSIZE		20
 #define MTP_OFF_LIMIT		24
 #define MTP_OFF_TAG		26
+#define MTP_TOKEN_LEN		8	/* follows the header with MTP_OPT_TOKEN */
 
 #define MTP_VERSION		0x30
 
@@ -56,7 +58,8 @@
 #define MTP_OPT_STREAM		0x04
 #define MTP_OPT_SUPPRESS	0x08
 #define MTP_OPT_NORESP		0x10
-#define MTP_OPT_ALL		0x1f
+#define MTP_OPT_TOKEN		0x20
+#define MTP_OPT_ALL		0x3f
 
 /* What the module accepts (net/mtp/wire.h). */
 #define MTP_SHIFT_MIN		9
@@ -149,6 +152,7 @@ static const struct tok mtp_options[] = {
 	{ MTP_OPT_STREAM,	"STREAM" },
 	{ MTP_OPT_SUPPRESS,	"SUPPRESS" },
 	{ MTP_OPT_NORESP,	"NORESP" },
+	{ MTP_OPT_TOKEN,	"TOKEN" },
 	{ 0, NULL }
 };
 
@@ -255,7 +259,7 @@ mtp_payload_print(netdissect_options *ndo, const u_char *p, u_int plen)
 void
 mtp_print(netdissect_options *ndo, const u_char *bp, u_int length)
 {
-	u_int version, opts, class, response, shift;
+	u_int version, opts, class, response, shift, hlen = MTP_HDR_LEN;
 	uint32_t address, rsize, plen;
 	const char *why;
 
@@ -271,7 +275,15 @@ mtp_print(netdissect_options *ndo, const u_char *bp, u_int length)
 		ND_PRINT(" version 0x%02x (bad version)", version);
 		goto malformed;
 	}
-	plen = length - MTP_HDR_LEN;
+	/* A token announced by the options is part of the header. */
+	opts = GET_U_1(bp + MTP_OFF_OPTIONS);
+	if (opts & MTP_OPT_TOKEN)
+		hlen += MTP_TOKEN_LEN;
+	if (length < hlen) {
+		ND_PRINT(" %u bytes (truncated)", length);
+		goto malformed;
+	}
+	plen = length - hlen;
 
 	class = GET_U_1(bp + MTP_OFF_ERROR);
 	response = GET_U_1(bp + MTP_OFF_RESPONSE);
@@ -283,6 +295,8 @@ mtp_print(netdissect_options *ndo, const u_char *bp, u_int length)
 		ND_PRINT(" reply");
 	else if (response == 2)
 		ND_PRINT(" pending");	/* the server's application is busy */
+	else if (response == 3)
+		ND_PRINT(" validate");	/* answer held until the token returns */
 	else
 		ND_PRINT(" reply code %u", response);
 
@@ -298,8 +312,9 @@ mtp_print(netdissect_options *ndo, const u_char *bp, u_int length)
 	ND_PRINT(" rsize %u", rsize);
 	ND_PRINT(" limit %u",
 		 GET_BE_U_2(bp + MTP_OFF_LIMIT) * MTP_LIMIT_UNIT);
-	opts = GET_U_1(bp + MTP_OFF_OPTIONS);
 	mtp_options_print(ndo, opts);
+	if (opts & MTP_OPT_TOKEN)
+		ND_PRINT(" token %016" PRIx64, GET_BE_U_8(bp + MTP_HDR_LEN));
 	shift = GET_U_1(bp + MTP_OFF_SHIFT);
 	if (ndo->ndo_vflag) {
 		ND_PRINT(" appver %u", GET_U_1(bp + MTP_OFF_APPVER));
@@ -312,7 +327,7 @@ mtp_print(netdissect_options *ndo, const u_char *bp, u_int length)
 	}
 	ND_PRINT(", length %u", plen);
 	if (ndo->ndo_vflag > 1 && plen != 0)
-		mtp_payload_print(ndo, bp + MTP_HDR_LEN, plen);
+		mtp_payload_print(ndo, bp + hlen, plen);
 
 	why = mtp_check(opts, class, response, shift, address, rsize, plen);
 	if (why == NULL)

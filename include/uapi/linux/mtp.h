@@ -60,6 +60,12 @@
  * (address, rsize echoed) waits for the server application's answer.
  */
 #define MTP_RES_PENDING		2
+/*
+ * Server MTP to client MTP, never from or to an application: the server
+ * holds its answer until the client proves it receives at its address;
+ * repeat the request with the token this reply carries.
+ */
+#define MTP_RES_VALIDATE	3
 #define MTP_RES_APP		64
 
 /* Codes of MTP_ERR_CLIENT and MTP_ERR_SERVER. */

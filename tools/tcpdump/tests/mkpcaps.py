@@ -310,6 +310,7 @@ MTP_PORT = 8080         # tools/tcpdump/mtp-port.h
 MTP_HDR = 28
 MTP_VERSION = 0x30
 SINGLE, NOPAYLOAD, STREAM, SUPPRESS, NORESP = 1, 2, 4, 8, 0x10
+TOKEN = 0x20            # an 8-byte token follows the header
 CLI = (198, 18, 0, 1)
 SRV = (198, 18, 0, 2)
 
@@ -346,6 +347,7 @@ def mtp_hdr(version=MTP_VERSION, appver=0, opts=0, error=0, response=0,
 
 
 IDSTR = b'mtping - Linux MTP'
+TOKEN_BYTES = bytes.fromhex('0123456789abcdef')
 FILE = bytes(range(256)) * 4
 
 # name, header fields, payload, direction ('q' client -> server, 'r' back),
@@ -461,9 +463,9 @@ MTP = [
     ('bad_version_31', dict(version=0x31, opts=SINGLE, reqid=29), b'', 'q',
      {}),
     ('bad_version_0', dict(version=0), b'', 'q', {}),
-    ('reserved_option', dict(opts=SINGLE | 0x20, action=1, reqid=30), b'',
+    ('reserved_option', dict(opts=SINGLE | 0x40, action=1, reqid=30), b'',
      'q', {}),
-    ('reserved_options_all', dict(opts=0xff, response=1, reqid=31), b'',
+    ('reserved_options_all', dict(opts=0xdf, response=1, reqid=31), b'',
      'r', {}),
     ('error_class_7', dict(error=7, response=1, reqid=32), b'', 'r', {}),
     ('error_in_request', dict(error=4, response=0, reqid=33), b'', 'r', {}),
@@ -492,6 +494,23 @@ MTP = [
                              address=0xffffffff, rsize=0xffffffff,
                              limit=0xffff, tag=0xffff),
      b'\xff' * 40, 'r', {}),
+    # Address validation: the server's token in a cut answer and in a
+    # "validate" reply (the answer held), echoed by the client; a token
+    # announced in a datagram too short for it.
+    ('reply_token', dict(opts=SUPPRESS | TOKEN, response=1, action=4,
+                         reqid=43, channel=1, rsize=1048576, limit=0,
+                         shift=0), TOKEN_BYTES + FILE[:110], 'r', {}),
+    ('req_token', dict(opts=NOPAYLOAD | TOKEN, action=4, shift=14,
+                       reqid=43, channel=1, address=110, rsize=131072,
+                       limit=256, tag=1), TOKEN_BYTES, 'q', {}),
+    ('reply_validate', dict(opts=SINGLE | TOKEN, response=3, action=1,
+                            reqid=44), TOKEN_BYTES, 'r', {}),
+    ('req_token_single', dict(opts=SINGLE | TOKEN, action=1, reqid=44),
+     TOKEN_BYTES, 'q', {}),
+    ('token_short', dict(opts=SINGLE | TOKEN, action=1, reqid=45),
+     TOKEN_BYTES[:5], 'q', {}),
+    ('trunc_in_token', dict(opts=SINGLE | TOKEN, action=1, reqid=46),
+     TOKEN_BYTES, 'q', {'cut': 20 + 8 + 32}),
 ]
 
 

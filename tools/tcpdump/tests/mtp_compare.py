@@ -27,10 +27,11 @@ import subprocess
 import sys
 
 LINE = re.compile(
-    r'^MTP (?P<kind>request|reply code \d+|reply|pending|error \S+)'
+    r'^MTP (?P<kind>request|reply code \d+|reply|pending|validate|error \S+)'
     r' id (?P<id>[0-9a-f]{8}) act (?P<act>\S+) flag (?P<flag>\d+)'
     r' ch (?P<ch>[0-9a-f]{8}) addr (?P<addr>\d+) rsize (?P<rsize>\d+)'
     r' limit (?P<limit>\d+)(?: opts (?P<opts>\S+))?'
+    r'(?: token (?P<token>[0-9a-f]{16}))?'
     r'(?: appver (?P<appver>\d+) shift (?P<shift>\d+) tag (?P<tag>\d+))?'
     r'(?P<close> close)?, length (?P<length>\d+)'
     r'(?: \((?P<reason>[^)]*)\))?(?P<trunc> \[\|mtp\])?$')
@@ -40,7 +41,7 @@ BADVER = re.compile(r'^MTP version (?P<version>0x[0-9a-f]{2})'
                     r' \((?P<reason>bad version)\)(?P<trunc> \[\|mtp\])$')
 VFIELDS = re.compile(r' appver \d+ shift \d+ tag \d+( close)?')
 KEYS = ('kind', 'id', 'act', 'flag', 'ch', 'addr', 'rsize', 'limit', 'opts',
-        'appver', 'shift', 'tag', 'close', 'length')
+        'token', 'appver', 'shift', 'tag', 'close', 'length')
 
 
 def fields(text):

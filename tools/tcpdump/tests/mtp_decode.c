@@ -69,7 +69,7 @@ static const struct {
 } options[] = {
 	{ MTP_OPT_SINGLE, "SINGLE" }, { MTP_OPT_NOPAYLOAD, "NOPAYLOAD" },
 	{ MTP_OPT_STREAM, "STREAM" }, { MTP_OPT_SUPPRESS, "SUPPRESS" },
-	{ MTP_OPT_NORESP, "NORESP" },
+	{ MTP_OPT_NORESP, "NORESP" }, { MTP_OPT_TOKEN, "TOKEN" },
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -135,6 +135,8 @@ static void decode(const unsigned char *m, size_t len)
 		fputs(" reply", stdout);
 	} else if (w.response == MTP_RES_PENDING) {
 		fputs(" pending", stdout);
+	} else if (w.response == MTP_RES_VALIDATE) {
+		fputs(" validate", stdout);
 	} else {
 		printf(" reply code %u", w.response);
 	}
@@ -150,6 +152,8 @@ static void decode(const unsigned char *m, size_t len)
 	}
 	if (w.options & ~MTP_OPT_ALL)
 		printf("%s0x%02x", sep, w.options & ~MTP_OPT_ALL);
+	if (w.options & MTP_OPT_TOKEN)
+		printf(" token %016llx", (unsigned long long)w.token);
 	printf(" appver %u shift %u tag %u", w.appversion, w.dgram_shift,
 	       w.tag);
 	if (mtp_wire_is_request(&w) && !(w.options & MTP_OPT_SINGLE) &&

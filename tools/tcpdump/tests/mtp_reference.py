@@ -53,7 +53,9 @@ fields, widths, codes and rules are taken from
  What the dissertation leaves open and the project's documentation
  (Documentation/networking/mtp.rst, "Wire format") fixes, used here as
  documented there, not as coded: MTP_VERSION = 0x30 (the seed never gives
- its value), response code 2 = "pending" (server MTP to client MTP), the
+ its value), response code 2 = "pending" and 3 = "validate" (server MTP
+ to client MTP), option bit 5 TOKEN with its 8-byte address validation
+ token between the header and the payload ("Address validation"), the
  message size = the UDP length (UDP's, or IP's when that is shorter), and
  the order in which a receiver rejects a datagram.
 
@@ -78,6 +80,7 @@ import sys
 # --- the header, from [X] 3.4 ----------------------------------------------
 
 HDR = 28                        # "a 28 byte header" (Ch V, Messages)
+TOKEN_LEN = 8                   # mtp.rst: after the header, with TOKEN
 MTP_VERSION = 0x30              # mtp.rst (the seed leaves it open)
 SIZE_REQUEST = 1024             # MTP_SIZE_REQUEST
 SIZE_RESPONSE = 16 * 1024       # MTP_SIZE_RESPONSE
@@ -96,10 +99,11 @@ FIELD = {n: (o, s) for n, o, s in FIELDS}
 # Option bits ([X] 3.4) and the words our printer uses for them.
 OPT_SINGLE, OPT_SUPPRESSED, OPT_STREAM, OPT_SUPPRESS_OK, OPT_NORESP = \
     0x01, 0x02, 0x04, 0x08, 0x10
-OPT_DEFINED = 0x1f
+OPT_TOKEN = 0x20                # mtp.rst, "Address validation"
+OPT_DEFINED = 0x3f
 OPT_WORDS = {'SINGLE': OPT_SINGLE, 'NOPAYLOAD': OPT_SUPPRESSED,
              'STREAM': OPT_STREAM, 'SUPPRESS': OPT_SUPPRESS_OK,
-             'NORESP': OPT_NORESP}
+             'NORESP': OPT_NORESP, 'TOKEN': OPT_TOKEN}
 
 # Error classes (mtp.h "Error Codes").
 ERR_NONE, ERR_CLIENT, ERR_NET, ERR_SERVER, ERR_APP, ERR_ROUTE = range(6)
@@ -114,7 +118,7 @@ APP = {2: 'ACTION', 3: 'CHANNEL', 4: 'FLAG', 5: 'ADDRESS', 6: 'DATA',
        13: 'TIMEOUT', 14: 'PROXY', 15: 'VERSION'}
 CODES = {ERR_CLIENT: DMN, ERR_SERVER: DMN, ERR_NET: NET, ERR_APP: APP,
          ERR_ROUTE: {}}         # the route codes are lost in the OCR
-RES_REQUEST, RES_REPLY, RES_PENDING = 0, 1, 2   # 2: mtp.rst
+RES_REQUEST, RES_REPLY, RES_PENDING, RES_VALIDATE = 0, 1, 2, 3  # 2, 3: mtp.rst
 
 # The one rule taken from neither the dissertation nor mtp.rst: the module
 # drops an error response whose payload (error text) is above 1024 bytes.
@@ -137,7 +141,13 @@ def header(b):
     for name, off, size in FIELDS:
         if off + size <= len(b):
             h[name] = int.from_bytes(b[off:off + size], 'big')
+    if h.get('options', 0) & OPT_TOKEN and len(b) >= HDR + TOKEN_LEN:
+        h['token'] = int.from_bytes(b[HDR:HDR + TOKEN_LEN], 'big')
     return h
+
+
+def has_token(h):
+    return bool(h.get('options', 0) & OPT_TOKEN)
 
 
 def kind(h):
@@ -146,7 +156,8 @@ def kind(h):
         code = CODES.get(c, {}).get(h['response'], str(h['response']))
         return 'error %s/%s' % (CLASS.get(c, str(c)), code)
     return {RES_REQUEST: 'request', RES_REPLY: 'reply',
-            RES_PENDING: 'pending'}.get(h['response'],
+            RES_PENDING: 'pending',
+            RES_VALIDATE: 'validate'}.get(h['response'],
                                         'reply code %d' % h['response'])
 
 
@@ -209,7 +220,7 @@ SHOWN = (('kind', ('error', 'response')), ('id', ('reqid',)),
          ('act', ('action',)), ('flag', ('flag',)), ('ch', ('channel',)),
          ('addr', ('address',)), ('rsize', ('rsize',)),
          ('limit', ('limit',)), ('opts', ('options',)),
-         ('appver', ('appversion',)), ('shift', ('dgram_shift',)),
+         ('token', ('token',)), ('appver', ('appversion',)), ('shift', ('dgram_shift',)),
          ('tag', ('tag',)))
 
 
@@ -229,14 +240,23 @@ def decode(udp_payload_captured, msg_len, verbose):
         return {'cut': []}
     if b[0] != MTP_VERSION:
         return {'version': b[0], 'reason': 'bad version'}
+    if len(b) > 2 and b[2] & OPT_TOKEN and msg_len < HDR + TOKEN_LEN:
+        # The token announced is part of the header: too short for it.
+        return {'short': msg_len, 'reason': 'truncated'}
     h = header(b)
-    plen = msg_len - HDR
-    need = HDR if verbose else FIELD['limit'][0] + FIELD['limit'][1]
+    tok = has_token(h)
+    hlen = HDR + (TOKEN_LEN if tok else 0)
+    plen = msg_len - hlen
+    # The token is shown at every verbosity, before the -v fields.
+    need = hlen if verbose or tok else \
+        FIELD['limit'][0] + FIELD['limit'][1]
     d = shown(h, plen)
     if len(b) < need:
         cut = []
         for name, fields in SHOWN:
             if name in VERBOSE_ONLY and not verbose:
+                continue
+            if name == 'token' and not tok:
                 continue
             if not all(f in h for f in fields):
                 break
@@ -265,6 +285,8 @@ def shown(h, plen):
             d[word] = ACTIONS.get(v, str(v)) if fmt is None else fmt % v
     if 'limit' in h:
         d['limit'] = str(h['limit'] * LIMIT_UNIT)
+    if 'token' in h:
+        d['token'] = '%016x' % h['token']
     if 'options' in h:
         d['opts'] = h['options']
     if all(f in h for f in ('error', 'response', 'options',
@@ -345,10 +367,11 @@ def udp_of(ip):
 # --- our tcpdump's lines, parsed back ----------------------------------------
 
 TOKENS = re.compile(
-    r'(?P<kind>request|reply code \d+|reply|pending|error \S+)'
+    r'(?P<kind>request|reply code \d+|reply|pending|validate|error \S+)'
     r'|id (?P<id>[0-9a-f]{8})|act (?P<act>\S+)|flag (?P<flag>\d+)'
     r'|ch (?P<ch>[0-9a-f]{8})|addr (?P<addr>\d+)|rsize (?P<rsize>\d+)'
     r'|limit (?P<limit>\d+)|opts (?P<opts>\w+(?:,\w+)*)'
+    r'|token (?P<token>[0-9a-f]{16})'
     r'|appver (?P<appver>\d+)|shift (?P<shift>\d+)|tag (?P<tag>\d+)'
     r'|(?P<close>close)|, length (?P<length>\d+)(?: "[^\n]*"?)?'
     r'|\((?P<reason>[a-z ]+)\)|(?P<cutmark>\[\|mtp\])')
@@ -375,7 +398,8 @@ def parse(text):
             if v is not None and k in ('kind', 'id', 'act', 'flag', 'ch',
                                        'addr', 'rsize', 'limit', 'opts',
                                        'appver', 'shift', 'tag', 'close',
-                                       'length', 'reason', 'cutmark'):
+                                       'length', 'reason', 'cutmark',
+                                       'token'):
                 if k in d:
                     return 'field %s twice' % k
                 d[k] = v
@@ -435,6 +459,8 @@ def compare(want, got, verbose):
             'a short datagram' if 'short' in got else 'a bad version')
     keys = ['kind', 'id', 'act', 'flag', 'ch', 'addr', 'rsize', 'limit',
             'opts']
+    if 'token' in want or 'token' in got:
+        keys.append('token')
     if verbose:
         keys += ['appver', 'shift', 'tag']
     if 'cut' in want:
