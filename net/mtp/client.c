@@ -1296,7 +1296,7 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 			goto fail;
 		spin_lock_bh(&ms->lock);
 	}
-	t->reqid = ms->next_reqid++;
+	t->reqid = mtp_reqid_next(ms);
 	ms->last_reqid = t->reqid;
 	MTP_INC_STATS(net, MTP_MIB_TXNSTARTED);
 	if (req->flags & MTP_REQ_FORGET) {

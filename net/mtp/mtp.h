@@ -21,7 +21,7 @@
  * 2. &mtp_sock.lock (spinlock, BH-safe).  Protects the transaction state:
  *    the client transactions (&mtp_sock.ctxn, nctxn and every struct
  *    mtp_ctxn, its ranges and out-of-order data), the server records and
- *    their answer cache (&mtp_sock.srec, srec_lru, nsrec, cached) and the
+ *    their answer cache (&mtp_sock.srec, srec_lru, srec_app, nsrec, cached) and the
  *    settings below them (idstr, kping, srv_limit).  Input takes it from
  *    softirq with spin_lock() (mtp_input(), via the UDP socket's
  *    encap_rcv); process context and timers take spin_lock_bh().  Code
@@ -62,6 +62,7 @@
 #include <linux/hashtable.h>
 #include <linux/ktime.h>
 #include <linux/ratelimit.h>
+#include <linux/siphash.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
@@ -220,12 +221,18 @@ struct mtp_net {
  * @udp: the kernel UDP socket on our port, set and cleared under
  *	lock_sock(), read under RCU
  * @closing: the socket is being closed; no new work
- * @next_reqid: id of the next client transaction
+ * @reqid_ctr: counts client transactions; mtp_reqid_next() turns it
+ *	into their ids
+ * @reqid_key: secret of that permutation
+ * @srec_key: secret of the server records' hash
  * @last_reqid: id of the last one started (MTP_LAST_REQID)
  * @ctxn: client transactions by id
  * @nctxn: their number
  * @srec: server records by (client, id)
- * @srec_lru: the same records, least recently used first
+ * @srec_lru: the records the application does not hold, least recently
+ *	used first: eviction takes the first
+ * @srec_app: the records whose request the application was given and has
+ *	not answered, least recently used first: never evicted
  * @nsrec: their number
  * @cached: bytes of answers kept by the server side
  * @gc_timer: expires server records
@@ -241,12 +248,15 @@ struct mtp_sock {
 	spinlock_t lock;	/* see above */
 	struct socket *udp;
 	bool closing;
-	u32 next_reqid;
+	u32 reqid_ctr;
 	u32 last_reqid;
+	siphash_key_t reqid_key;
+	siphash_key_t srec_key;
 	DECLARE_HASHTABLE(ctxn, MTP_CTXN_BITS);
 	unsigned int nctxn;
 	DECLARE_HASHTABLE(srec, MTP_SREC_BITS);
 	struct list_head srec_lru;
+	struct list_head srec_app;
 	unsigned int nsrec;
 	size_t cached;
 	struct timer_list gc_timer;
@@ -368,6 +378,12 @@ u64 mtp_token_make(const struct net *net, __be32 caddr);
 bool mtp_token_check(const struct net *net, __be32 caddr, u64 token);
 void mtp_kping_init_net(struct mtp_net *mn);
 bool mtp_kping_allow(struct net *net);
+
+/* reqid.c: request ids and record hashing under the socket's secrets */
+void mtp_secrets_init(struct mtp_sock *ms);
+u32 mtp_reqid_next(struct mtp_sock *ms);
+u32 mtp_srec_hash(const struct mtp_sock *ms, __be32 caddr, __be16 cport,
+		  u32 reqid);
 
 /* socket.c */
 void mtp_queue_rcv(struct mtp_sock *ms, struct sk_buff *skb);

@@ -95,9 +95,12 @@ struct mtp_pend {
  *	while the client was not validated
  * @tx_bytes: bytes (IP datagrams) sent in answer to them
  * @valid: the client proved that it receives at @caddr: no limit
- * @held: @data is a single-datagram or error answer that waits for the
- *	client to be validated; @data_addr and @obj_end give its address
- *	and rsize
+ * @held: @data is a single-datagram or error answer, kept until the
+ *	record expires so that a repeated request is answered again and
+ *	never run twice; it waits for the client to be validated if it is
+ *	more than the client may get yet.  @data_addr and @obj_end give its
+ *	address and rsize
+ * @sent: @held answer went out once: a repeat takes it from the cache
  */
 struct mtp_srec {
 	struct hlist_node node;
@@ -130,12 +133,8 @@ struct mtp_srec {
 	u32 tx_bytes;
 	bool valid;
 	bool held;
+	bool sent;
 };
-
-static u32 mtp_srec_key(__be32 caddr, __be16 cport, u32 reqid)
-{
-	return reqid ^ (__force u32)caddr ^ ((__force u32)cport << 16);
-}
 
 static struct mtp_srec *mtp_srec_find(struct mtp_sock *ms, __be32 caddr,
 				      __be16 cport, u32 reqid)
@@ -143,15 +142,30 @@ static struct mtp_srec *mtp_srec_find(struct mtp_sock *ms, __be32 caddr,
 	struct mtp_srec *r;
 
 	hash_for_each_possible(ms->srec, r, node,
-			       mtp_srec_key(caddr, cport, reqid))
+			       mtp_srec_hash(ms, caddr, cport, reqid))
 		if (r->reqid == reqid && r->caddr == caddr &&
 		    r->cport == cport)
 			return r;
 	return NULL;
 }
 
+/*
+ * The record of a request the application may still answer: not one
+ * whose single-datagram answer is kept (mtp_srec_keep()), which is done.
+ */
+static struct mtp_srec *mtp_srec_find_open(struct mtp_sock *ms,
+					   __be32 caddr, __be16 cport,
+					   u32 reqid)
+{
+	struct mtp_srec *r = mtp_srec_find(ms, caddr, cport, reqid);
+
+	return r && r->held && (r->opts & MTP_OPT_SINGLE) ? NULL : r;
+}
+
 static void mtp_srec_drop_data(struct mtp_sock *ms, struct mtp_srec *r)
 {
+	r->held = false;
+	r->sent = false;
 	if (!r->data)
 		return;
 	ms->cached -= r->data_len;
@@ -160,7 +174,6 @@ static void mtp_srec_drop_data(struct mtp_sock *ms, struct mtp_srec *r)
 	kvfree(r->data);
 	r->data = NULL;
 	r->data_len = 0;
-	r->held = false;
 }
 
 static void mtp_srec_free(struct mtp_sock *ms, struct mtp_srec *r)
@@ -173,12 +186,23 @@ static void mtp_srec_free(struct mtp_sock *ms, struct mtp_srec *r)
 	kfree(r);
 }
 
-/* The record was used: it expires last and is evicted last. */
+/*
+ * The record was used: it expires last and is evicted last, unless the
+ * application holds its request (@asked): then it is never evicted, or a
+ * flood of new transactions would make the application's answer ENOENT.
+ */
 static void mtp_srec_touch(struct mtp_sock *ms, struct mtp_srec *r,
 			   unsigned long expires)
 {
 	r->expires = expires;
-	list_move_tail(&r->lru, &ms->srec_lru);
+	list_move_tail(&r->lru, r->asked ? &ms->srec_app : &ms->srec_lru);
+}
+
+static void mtp_srec_set_asked(struct mtp_sock *ms, struct mtp_srec *r,
+			       bool asked)
+{
+	r->asked = asked;
+	mtp_srec_touch(ms, r, r->expires);
 }
 
 static void mtp_gc_arm(struct mtp_sock *ms)
@@ -188,24 +212,34 @@ static void mtp_gc_arm(struct mtp_sock *ms)
 			       jiffies + MTP_GC_INTERVAL);
 }
 
+/* Forget the records of @list whose time is up (all with @all). */
+static void mtp_srec_expire(struct mtp_sock *ms, struct list_head *list,
+			    bool all)
+{
+	struct mtp_srec *r, *tmp;
+
+	list_for_each_entry_safe(r, tmp, list, lru) {
+		if (!all && time_before(jiffies, r->expires))
+			break;
+		mtp_srec_free(ms, r);
+	}
+}
+
 /**
  * mtp_server_gc() - forget transactions whose time is up
  * @t: &mtp_sock.gc_timer
  *
- * Records expire in the order they were last used, so the walk stops at
- * the first one still alive.
+ * Records expire in the order they were last used, so each list's walk
+ * stops at the first one still alive.  A record the application holds
+ * expires too: its client stopped asking for @cache_ms.
  */
 void mtp_server_gc(struct timer_list *t)
 {
 	struct mtp_sock *ms = mtp_timer_owner(ms, t, gc_timer);
-	struct mtp_srec *r, *tmp;
 
 	spin_lock_bh(&ms->lock);
-	list_for_each_entry_safe(r, tmp, &ms->srec_lru, lru) {
-		if (time_before(jiffies, r->expires))
-			break;
-		mtp_srec_free(ms, r);
-	}
+	mtp_srec_expire(ms, &ms->srec_lru, false);
+	mtp_srec_expire(ms, &ms->srec_app, false);
 	if (ms->nsrec && !ms->closing)
 		mtp_gc_arm(ms);
 	spin_unlock_bh(&ms->lock);
@@ -564,16 +598,21 @@ static void mtp_server_held(struct mtp_sock *ms, struct mtp_srec *r,
 		.tag = req->tag,
 	};
 
-	if (!r->valid) {
+	u32 bytes = mtp_dgram_bytes(r->data_len, false);
+
+	if (mtp_srec_credit(r) < bytes) {
 		mtp_srec_spend(r, mtp_server_validate(ms, req, r->caddr,
 						      r->cport,
 						      mtp_srec_credit(r), out));
 		return;
 	}
-	mtp_server_queue(ms, &m, r->data, r->data_len, r->caddr, r->cport,
-			 out, MTP_MIB_OUTRESPONSES);
-	/* Repeats of a single request go to the application. */
-	mtp_srec_free(ms, r);
+	if (r->sent)
+		MTP_INC_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_CACHEHITS);
+	if (mtp_server_queue(ms, &m, r->data, r->data_len, r->caddr,
+			     r->cport, out, MTP_MIB_OUTRESPONSES)) {
+		mtp_srec_spend(r, bytes);
+		r->sent = true;
+	}
 }
 
 /*
@@ -785,7 +824,9 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		/*
 		 * A full table forgets its least recently used record: a
 		 * flood of new transactions cannot lock out the clients
-		 * that keep theirs alive, and memory stays bounded.
+		 * that keep theirs alive, and memory stays bounded.  What
+		 * the application holds is not on that list; if it holds
+		 * everything, the new request waits for its repeat.
 		 */
 		if (ms->nsrec >= READ_ONCE(mn->srv_max_pending)) {
 			r = list_first_entry_or_null(&ms->srec_lru,
@@ -804,7 +845,7 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		r->cport = cport;
 		r->reqid = m->reqid;
 		hash_add(ms->srec, &r->node,
-			 mtp_srec_key(caddr, cport, m->reqid));
+			 mtp_srec_hash(ms, caddr, cport, m->reqid));
 		list_add_tail(&r->lru, &ms->srec_lru);
 		ms->nsrec++;
 		MTP_INC_STATS(net, MTP_MIB_SRVRECORDS);
@@ -855,7 +896,7 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 	}
 	r->req = *m;
 	r->req.payload = NULL;
-	r->asked = true;
+	mtp_srec_set_asked(ms, r, true);
 	r->asked_at = jiffies;
 	if (r->queued < U8_MAX)
 		r->queued++;
@@ -876,28 +917,35 @@ drop:
  * (mtp_server_held()).  Without room the answer is dropped, and the
  * validated repeat asks the application again.  Takes @buf.
  */
+static bool mtp_srec_keep(struct mtp_sock *ms, struct mtp_srec *r,
+			  const struct mtp_wire_msg *req,
+			  const struct mtp_response *resp, u8 *buf, u32 n)
+{
+	struct net *net = sock_net(mtp_to_sk(ms));
+
+	r->opts |= req->options & MTP_OPT_SINGLE;
+	r->data_addr = resp->address;
+	mtp_srec_set_asked(ms, r, false);
+	r->asks = 0;
+	r->npend = 0;
+	if (ms->cached + n > READ_ONCE(mtp_net(net)->cache_sock_bytes))
+		return false;
+	r->held = true;
+	r->data = buf;
+	r->data_len = n;
+	ms->cached += n;
+	MTP_ADD_STATS(net, MTP_MIB_SRVCACHEDBYTES, n);
+	return true;
+}
+
 static void mtp_server_hold(struct mtp_sock *ms, struct mtp_srec *r,
 			    const struct mtp_wire_msg *req,
 			    const struct mtp_response *resp, u8 *buf, u32 n,
 			    struct sk_buff_head *out)
 {
-	struct net *net = sock_net(mtp_to_sk(ms));
-
-	MTP_INC_STATS(net, MTP_MIB_SRVAMPLIMITED);
-	r->opts |= req->options & MTP_OPT_SINGLE;
-	r->data_addr = resp->address;
-	r->asked = false;
-	r->asks = 0;
-	r->npend = 0;
-	if (ms->cached + n <= READ_ONCE(mtp_net(net)->cache_sock_bytes)) {
-		r->held = true;
-		r->data = buf;
-		r->data_len = n;
-		ms->cached += n;
-		MTP_ADD_STATS(net, MTP_MIB_SRVCACHEDBYTES, n);
-		buf = NULL;
-	}
-	kvfree(buf);
+	MTP_INC_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_SRVAMPLIMITED);
+	if (!mtp_srec_keep(ms, r, req, resp, buf, n))
+		kvfree(buf);
 	mtp_srec_spend(r, mtp_server_validate(ms, req, r->caddr, r->cport,
 					      mtp_srec_credit(r), out));
 }
@@ -941,7 +989,7 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 			     resp->response == MTP_RES_VALIDATE))
 		return -EINVAL;
 	spin_lock_bh(&ms->lock);
-	r = mtp_srec_find(ms, caddr, cport, resp->reqid);
+	r = mtp_srec_find_open(ms, caddr, cport, resp->reqid);
 	if (r) {
 		req = r->req;
 		npend = r->npend;
@@ -1004,7 +1052,7 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 
 	__skb_queue_head_init(&out);
 	spin_lock_bh(&ms->lock);
-	r = mtp_srec_find(ms, caddr, cport, resp->reqid);
+	r = mtp_srec_find_open(ms, caddr, cport, resp->reqid);
 	if (!r) {
 		spin_unlock_bh(&ms->lock);
 		kvfree(buf);
@@ -1057,7 +1105,22 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 			mtp_xmit_list(ms, &out);
 			return len;
 		}
-		/* Repeats of a single request go to the application. */
+		/*
+		 * Kept, a repeat of a single request is answered from the
+		 * copy: the application runs it at most once.  Unless it
+		 * said the answer may not be kept, or there is no room: then
+		 * a repeat asks it again.  An error for a multi-datagram
+		 * request is not kept: its client may ask again otherwise
+		 * (with the payload after MTP_ERR_APP_CHANNEL, for one).
+		 */
+		if ((req.options & MTP_OPT_SINGLE) &&
+		    !(resp->flags & MTP_RESP_NOCACHE) &&
+		    mtp_srec_keep(ms, r, &req, resp, buf, copy)) {
+			mtp_server_held(ms, r, &req, &out);
+			spin_unlock_bh(&ms->lock);
+			mtp_xmit_list(ms, &out);
+			return len;
+		}
 		mtp_srec_free(ms, r);
 		spin_unlock_bh(&ms->lock);
 		skb = mtp_alloc_msg(&m, buf, copy, caddr, cport, GFP_KERNEL);
@@ -1085,7 +1148,7 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 				      (u32)(e - s), p->shift, p->tag, &out,
 				      GFP_ATOMIC);
 	}
-	r->asked = false;
+	mtp_srec_set_asked(ms, r, false);
 	r->asks = 0;
 	r->npend = 0;
 	if (keep && ms->cached + keep <= READ_ONCE(mn->cache_sock_bytes)) {
@@ -1107,8 +1170,6 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
  */
 void mtp_server_close(struct mtp_sock *ms)
 {
-	struct mtp_srec *r, *tmp;
-
-	list_for_each_entry_safe(r, tmp, &ms->srec_lru, lru)
-		mtp_srec_free(ms, r);
+	mtp_srec_expire(ms, &ms->srec_lru, true);
+	mtp_srec_expire(ms, &ms->srec_app, true);
 }

@@ -47,6 +47,7 @@ static int mtp_init_sock(struct sock *sk)
 	hash_init(ms->ctxn);
 	hash_init(ms->srec);
 	INIT_LIST_HEAD(&ms->srec_lru);
+	INIT_LIST_HEAD(&ms->srec_app);
 	/*
 	 * encap_rcv finds us under RCU without a reference, and releasing
 	 * the UDP socket does not wait for a receiver already running: the
@@ -55,7 +56,7 @@ static int mtp_init_sock(struct sock *sk)
 	sock_set_flag(sk, SOCK_RCU_FREE);
 	sk->sk_write_space = mtp_write_space;
 	timer_setup(&ms->gc_timer, mtp_server_gc, 0);
-	ms->next_reqid = get_random_u32();
+	mtp_secrets_init(ms);
 	ms->squeeze_at = jiffies;
 	ms->kping = true;
 	ms->idlen = sizeof(mtp_default_idstr) - 1;

@@ -11,49 +11,64 @@
 
 static int mtp_one = 1;
 static int mtp_int_max = INT_MAX;
+/*
+ * The same bound, marking the limits on what strangers can make us keep
+ * or send: in a namespace other than the initial one (whose root may be
+ * any user's) they cannot go above the initial namespace's values.
+ */
+static int mtp_int_max_capped = INT_MAX;
 
-#define MTP_SYSCTL(field)					\
+#define MTP_SYSCTL_MIN_MAX(field, min, max)			\
 	{							\
 		.procname	= #field,			\
 		.maxlen		= sizeof(int),			\
 		.mode		= 0644,				\
 		.proc_handler	= proc_dointvec_minmax,		\
-		.extra1		= &mtp_one,			\
-		.extra2		= &mtp_int_max,			\
+		.extra1		= min,				\
+		.extra2		= max,				\
 	}
-
+#define MTP_SYSCTL(field)	MTP_SYSCTL_MIN_MAX(field, &mtp_one, &mtp_int_max)
+#define MTP_SYSCTL_CAP(field)					\
+	MTP_SYSCTL_MIN_MAX(field, &mtp_one, &mtp_int_max_capped)
 /* 0 allowed: the feature is off. */
-#define MTP_SYSCTL0(field)					\
-	{							\
-		.procname	= #field,			\
-		.maxlen		= sizeof(int),			\
-		.mode		= 0644,				\
-		.proc_handler	= proc_dointvec_minmax,		\
-		.extra1		= SYSCTL_ZERO,			\
-		.extra2		= &mtp_int_max,			\
-	}
+#define MTP_SYSCTL0(field)	MTP_SYSCTL_MIN_MAX(field, SYSCTL_ZERO, &mtp_int_max)
+#define MTP_SYSCTL0_CAP(field)					\
+	MTP_SYSCTL_MIN_MAX(field, SYSCTL_ZERO, &mtp_int_max_capped)
 
 /* The order must match mtp_sysctl_init_net()'s data pointers. */
 static struct ctl_table mtp_sysctl_template[] = {
 	MTP_SYSCTL(repeat_ms),
 	MTP_SYSCTL(repeat_min_ms),
 	MTP_SYSCTL(expire_ms),
-	MTP_SYSCTL(cache_ms),
-	MTP_SYSCTL(cache_obj_bytes),
-	MTP_SYSCTL(cache_sock_bytes),
-	MTP_SYSCTL(srv_max_pending),
-	MTP_SYSCTL(max_txns),
+	MTP_SYSCTL_CAP(cache_ms),
+	MTP_SYSCTL_CAP(cache_obj_bytes),
+	MTP_SYSCTL_CAP(cache_sock_bytes),
+	MTP_SYSCTL_CAP(srv_max_pending),
+	MTP_SYSCTL_CAP(max_txns),
 	MTP_SYSCTL0(reorder),
-	MTP_SYSCTL0(kping_rate),
+	MTP_SYSCTL0_CAP(kping_rate),
 	{ }
 };
+
+/*
+ * A capped sysctl of a new namespace: bounded by the initial namespace's
+ * value (read when written), and starting no higher.
+ */
+static void mtp_sysctl_cap(struct ctl_table *t, struct mtp_net *mn)
+{
+	int *init = (int *)((char *)mtp_net(&init_net) +
+			    ((char *)t->data - (char *)mn));
+
+	t->extra2 = init;
+	*(int *)t->data = min(*(int *)t->data, READ_ONCE(*init));
+}
 
 void mtp_sysctl_defaults(struct mtp_net *mn)
 {
 	mn->repeat_ms = 1000;
 	mn->repeat_min_ms = 500;
 	mn->expire_ms = 30000;
-	mn->cache_ms = 5000;
+	mn->cache_ms = 30000;
 	mn->cache_obj_bytes = 4 << 20;
 	mn->cache_sock_bytes = 32 << 20;
 	mn->srv_max_pending = 1024;
@@ -81,8 +96,12 @@ int mtp_sysctl_init_net(struct net *net)
 		      GFP_KERNEL);
 	if (!tbl)
 		return -ENOMEM;
-	for (i = 0; i < ARRAY_SIZE(data); i++)
+	for (i = 0; i < ARRAY_SIZE(data); i++) {
 		tbl[i].data = data[i];
+		if (!net_eq(net, &init_net) &&
+		    tbl[i].extra2 == &mtp_int_max_capped)
+			mtp_sysctl_cap(&tbl[i], mn);
+	}
 	mn->sysctl = mtp_register_sysctl(net, "net/mtp", tbl,
 					 ARRAY_SIZE(mtp_sysctl_template));
 	if (!mn->sysctl) {

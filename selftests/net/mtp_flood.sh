@@ -19,8 +19,10 @@ MAXREC=128
 OBJ=65536
 SOCKB=1048576
 
+init_kping=
 cleanup() {
 	mtp_ns_cleanup
+	[ -n "$init_kping" ] && sysctl -qw net.mtp.kping_rate="$init_kping"
 	rm -rf "$out/files" "$out/got"
 }
 trap cleanup EXIT
@@ -30,13 +32,23 @@ kb() { awk -v n="$1:" '$1 == n { print $2 }' /proc/meminfo; }
 same() { [ "$(sha256sum <"$out/files/$1")" = "$(sha256sum <"$out/got/$1")" ]; }
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 
 mkdir -p "$out/files" "$out/got"
 modprobe mtp
 head -c 1048576 /dev/urandom >"$out/files/1m"
 
-mtp_ns_setup mtf &&
+# A namespace's bounds on what strangers make us keep or send start no
+# higher, and go no higher, than the initial namespace's.
+init_kping=$(sysctl -n net.mtp.kping_rate)
+sysctl -qw net.mtp.kping_rate=$((init_kping / 2))
+mtp_ns_setup mtf
+ktap_check "a new namespace starts at the initial one's lower kping_rate ($(ns_s sysctl -n net.mtp.kping_rate)) and cannot go above it" \
+	'[ "$(ns_s sysctl -n net.mtp.kping_rate)" -eq $((init_kping / 2)) ] &&
+	 ! ns_s sysctl -qw net.mtp.kping_rate=$init_kping 2>/dev/null'
+sysctl -qw net.mtp.kping_rate="$init_kping"
+ns_s sysctl -qw net.mtp.kping_rate="$init_kping" &&
+ns_c sysctl -qw net.mtp.kping_rate="$init_kping" &&
 ns_s sysctl -qw net.mtp.srv_max_pending=$MAXREC \
 	net.mtp.cache_obj_bytes=$OBJ net.mtp.cache_sock_bytes=$SOCKB \
 	net.mtp.cache_ms=10000

@@ -12,6 +12,7 @@
  * ("raw peer", encoded here independently of net/mtp/wire.c).
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <net/if.h>
 #include <poll.h>
 #include <sched.h>
@@ -411,6 +412,85 @@ TEST_F(ns, out_errors_no_route)
 	EXPECT_EQ(0, setsockopt(cli, SOL_MTP, MTP_ABORT, &ab, sizeof(ab)));
 }
 
+/* ---- request ids ---------------------------------------------------------- */
+
+/*
+ * Request ids are not predictable: errors forged for the ids after one an
+ * eavesdropper saw, sent from the server's own address and port, do not
+ * end the client's next transaction; its real answer does.
+ */
+TEST_F(ns, forged_error_predicted_id)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP,
+				 .flags = MTP_REQ_SINGLE,
+				 .repeat = 20000, .expire = 30000 };
+	struct sockaddr_in ss, cs, from;
+	struct mtp_info info;
+	struct hdr q, f = { 0 };
+	u_int32_t seen, k;
+	char buf[64];
+	int u = udp_bound(&ss), cli = mtp_bound(&cs);
+
+	ASSERT_LE(0, u);
+	ASSERT_LE(0, cli);
+	ASSERT_EQ(3, mtp_request(cli, &ss, &r, "one", 3));
+	ASSERT_EQ(3, raw_recv(u, &q, NULL, 0, &from, 5000));
+	seen = q.reqid;
+	EXPECT_EQ(seen, last_reqid(cli));
+	ASSERT_EQ(3, mtp_request(cli, &ss, &r, "two", 3));
+	ASSERT_EQ(3, raw_recv(u, &q, NULL, 0, &from, 5000));
+	EXPECT_NE(seen, q.reqid);
+	f.error = MTP_ERR_SERVER;
+	f.response = MTP_ERR_DMN_DEL;
+	for (k = 1; k <= 8; k++) {
+		f.reqid = seen + k;
+		ASSERT_EQ(HDR, raw_send(u, &from, &f, NULL, 0));
+	}
+	q.options = 0;
+	q.response = MTP_RES_REPLY;
+	q.address = 0;
+	q.rsize = 4;
+	ASSERT_EQ(HDR + 4, raw_send(u, &from, &q, "real", 4));
+	memset(&info, 0, sizeof(info));
+	ASSERT_EQ(4, mtp_recvinfo(cli, buf, sizeof(buf), &info, NULL, NULL, 0));
+	EXPECT_EQ(0, memcmp(buf, "real", 4));
+	EXPECT_EQ(q.reqid, info.reqid);
+	EXPECT_EQ(MTP_ERR_NONE, info.error);
+	EXPECT_TRUE(info.flags & MTP_INFO_FINAL);
+	close(cli);
+	close(u);
+}
+
+/*
+ * 256 transactions of one socket get 256 different ids, and not a run of
+ * consecutive ones: a counter would give 255 steps of one.
+ */
+TEST_F(ns, reqids_distinct_not_sequential)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP,
+				 .flags = MTP_REQ_FORGET };
+	struct sockaddr_in ss, cs;
+	u_int32_t ids[256];
+	int u = udp_bound(&ss), cli = mtp_bound(&cs);
+	int i, j, steps = 0, same = 0;
+
+	ASSERT_LE(0, u);
+	ASSERT_LE(0, cli);
+	for (i = 0; i < 256; i++) {
+		ASSERT_EQ(1, mtp_request(cli, &ss, &r, "x", 1));
+		ids[i] = last_reqid(cli);
+	}
+	for (i = 1; i < 256; i++)
+		steps += ids[i] - ids[i - 1] == 1;
+	for (i = 0; i < 256; i++)
+		for (j = i + 1; j < 256; j++)
+			same += ids[i] == ids[j];
+	EXPECT_GE(1, steps);
+	EXPECT_EQ(0, same);
+	close(cli);
+	close(u);
+}
+
 /* ---- sysctls ------------------------------------------------------------- */
 
 /* A request with sendmsg() FLAGS. */
@@ -432,6 +512,53 @@ static ssize_t send_req_flags(int fd, const struct sockaddr_in *to,
 	c->cmsg_len = CMSG_LEN(sizeof(*r));
 	memcpy(CMSG_DATA(c), r, sizeof(*r));
 	return sendmsg(fd, &msg, flags);
+}
+
+/* Write VAL to net.mtp.NAME with one write(); 0 or the errno. */
+static int write_sysctl(const char *name, long val)
+{
+	char path[128], v[32];
+	int fd, n, err = 0;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/mtp/%s", name);
+	n = snprintf(v, sizeof(v), "%ld\n", val);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return errno;
+	if (write(fd, v, n) != n)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/*
+ * In a namespace other than the initial one, the limits on what strangers
+ * make a socket keep or send cannot go above the initial namespace's
+ * values (the defaults, in the VM); lowering them, and the other sysctls,
+ * are free.
+ */
+TEST_F(ns, sysctls_capped_by_initial_ns)
+{
+	static const struct { const char *name; long init; } cap[] = {
+		{ "cache_ms", 30000 }, { "cache_obj_bytes", 4 << 20 },
+		{ "cache_sock_bytes", 32 << 20 }, { "srv_max_pending", 1024 },
+		{ "max_txns", 256 }, { "kping_rate", 1000 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cap) / sizeof(cap[0]); i++) {
+		const char *n = cap[i].name;
+
+		EXPECT_EQ(cap[i].init, get_sysctl(n)) TH_LOG("%s", n);
+		EXPECT_EQ(EINVAL, write_sysctl(n, cap[i].init + 1))
+			TH_LOG("%s", n);
+		EXPECT_EQ(EINVAL, write_sysctl(n, INT_MAX)) TH_LOG("%s", n);
+		EXPECT_EQ(0, write_sysctl(n, cap[i].init / 2)) TH_LOG("%s", n);
+		EXPECT_EQ(cap[i].init / 2, get_sysctl(n)) TH_LOG("%s", n);
+		EXPECT_EQ(0, write_sysctl(n, cap[i].init)) TH_LOG("%s", n);
+	}
+	EXPECT_EQ(0, write_sysctl("expire_ms", 600000));
+	EXPECT_EQ(0, write_sysctl("reorder", 100));
 }
 
 /* Wait (bounded) until process PID sleeps; true if it did. */
@@ -1006,6 +1133,60 @@ TEST_F(ns, resp_nocache)
 }
 
 /*
+ * At most once: a single request repeated after its answer went out (the
+ * answer was lost) gets the same answer from the kernel's copy
+ * (CacheHits +1, SrvCachedBytes holds it) and the application is not
+ * given the request again; with MTP_RESP_NOCACHE it is, as documented.
+ */
+TEST_F(ns, single_answer_at_most_once)
+{
+	struct sockaddr_in ss, us, from;
+	struct mtp_info info;
+	struct hdr q = { .action = MTP_ACT_APP, .options = OPT_SINGLE };
+	struct hdr h;
+	char buf[256];
+	int srv = mtp_bound(&ss), u = udp_bound(&us), nocache, rep;
+
+	ASSERT_LE(0, srv);
+	ASSERT_LE(0, u);
+	for (nocache = 0; nocache < 2; nocache++) {
+		struct mtp_response a = { .response = MTP_RES_REPLY };
+		long hit = mtp_snmp("CacheHits");
+		long kept = mtp_snmp("SrvCachedBytes");
+
+		q.reqid = 0x7800 + nocache;
+		ASSERT_LT(0, raw_send(u, &ss, &q, "incr", 4));
+		ASSERT_EQ(4, mtp_recvinfo(srv, buf, sizeof(buf), &info, &from,
+					  NULL, 0));
+		a.reqid = info.reqid;
+		a.action = info.action;
+		a.flags = nocache ? MTP_RESP_NOCACHE : 0;
+		ASSERT_EQ(5, mtp_respond(srv, &from, &a, "done1", 5));
+		ASSERT_EQ(5, raw_recv(u, &h, buf, sizeof(buf), NULL, 5000));
+		EXPECT_EQ(kept + (nocache ? 0 : 5), mtp_snmp("SrvCachedBytes"));
+		for (rep = 0; rep < 2; rep++) {
+			ASSERT_LT(0, raw_send(u, &ss, &q, "incr", 4));
+			if (nocache) {
+				ASSERT_EQ(4, mtp_recvinfo(srv, buf, sizeof(buf),
+							  &info, &from, NULL,
+							  0));
+				ASSERT_EQ(5, mtp_respond(srv, &from, &a,
+							 "done2", 5));
+			}
+			memset(buf, 0, sizeof(buf));
+			ASSERT_EQ(5, raw_recv(u, &h, buf, sizeof(buf), NULL,
+					      5000));
+			EXPECT_EQ(q.reqid, h.reqid);
+			EXPECT_EQ(MTP_RES_REPLY, h.response);
+			EXPECT_STREQ(nocache ? "done2" : "done1", buf);
+		}
+		EXPECT_EQ(hit + (nocache ? 0 : 2), mtp_snmp("CacheHits"));
+		EXPECT_EQ(-1, mtp_recvinfo(srv, buf, sizeof(buf), &info, NULL,
+					   NULL, MSG_DONTWAIT));
+	}
+}
+
+/*
  * MTP_RES_PENDING on the wire: a repeat of a request the application has
  * not read yet is answered at once with an empty MTP_RES_PENDING reply
  * echoing address, rsize and tag (OutPending +1); the first request gets
@@ -1197,6 +1378,56 @@ TEST_F(ns, srv_drops)
 	EXPECT_LT(drops, mtp_snmp("SrvDrops"));
 	EXPECT_LT(0, queued);
 	EXPECT_EQ(drops + 30 - queued, mtp_snmp("SrvDrops"));
+}
+
+/*
+ * net.mtp.srv_max_pending and SrvEvictions: a full table forgets the least
+ * recently used record, but never one whose request the application holds.
+ * With 4 records, the application holding a client's request, a flood of
+ * 16 new ids from another port first fills the table (the application is
+ * given 3 of them) and then finds nothing it may evict: those requests
+ * are dropped, and the held request is still answered.
+ */
+TEST_F(ns, eviction_spares_held_requests)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP,
+				 .flags = MTP_REQ_SINGLE,
+				 .repeat = 20000, .expire = 30000 };
+	struct hdr q = { .action = MTP_ACT_APP, .options = OPT_SINGLE };
+	struct mtp_response a = { .response = MTP_RES_REPLY };
+	long drops = mtp_snmp("SrvDrops"), ev = mtp_snmp("SrvEvictions");
+	long in0 = mtp_snmp("InRequests");
+	struct sockaddr_in ss, cs, us, from;
+	struct mtp_info info;
+	char buf[64];
+	int srv = mtp_bound(&ss), cli = mtp_bound(&cs), u = udp_bound(&us);
+	int i, queued = 0;
+
+	ASSERT_LE(0, srv);
+	ASSERT_LE(0, cli);
+	ASSERT_LE(0, u);
+	ASSERT_EQ(0, set_sysctl("srv_max_pending", 4));
+	ASSERT_EQ(4, mtp_request(cli, &ss, &r, "mine", 4));
+	ASSERT_EQ(4, mtp_recvinfo(srv, buf, sizeof(buf), &info, &from, NULL,
+				  0));
+	for (i = 0; i < 16; i++) {
+		q.reqid = 0xe000 + i;
+		ASSERT_LT(0, raw_send(u, &ss, &q, "x", 1));
+	}
+	ASSERT_EQ(in0 + 17, snmp_wait_ge("InRequests", in0 + 17, 10));
+	a.reqid = info.reqid;
+	a.action = info.action;
+	EXPECT_EQ(2, mtp_respond(srv, &from, &a, "ok", 2));
+	memset(&info, 0, sizeof(info));
+	EXPECT_EQ(2, mtp_recvinfo(cli, buf, sizeof(buf), &info, NULL, NULL,
+				  0));
+	EXPECT_TRUE(info.flags & MTP_INFO_FINAL);
+	while (mtp_recvinfo(srv, buf, sizeof(buf), &info, NULL, NULL,
+			    MSG_DONTWAIT) == 1)
+		queued++;
+	EXPECT_EQ(3, queued);
+	EXPECT_EQ(drops + 13, mtp_snmp("SrvDrops"));
+	EXPECT_EQ(ev, mtp_snmp("SrvEvictions"));
 }
 
 /* ---- client side ------------------------------------------------------------ */
