@@ -125,6 +125,8 @@
  * @MTP_MIB_OUTVALIDATE: "validate" replies sent (answer held)
  * @MTP_MIB_SRVVALIDATED: transactions whose client echoed our token
  * @MTP_MIB_INBADTOKEN: requests with a token that is not ours or too old
+ * @MTP_MIB_INFILTERED: dropped by the MTP socket's filter, cgroup-BPF
+ *	ingress program, LSM or IPsec policy
  * @__MTP_MIB_MAX: number of counters
  */
 enum mtp_mib_field {
@@ -171,6 +173,7 @@ enum mtp_mib_field {
 	MTP_MIB_OUTVALIDATE,
 	MTP_MIB_SRVVALIDATED,
 	MTP_MIB_INBADTOKEN,
+	MTP_MIB_INFILTERED,
 	__MTP_MIB_MAX
 };
 

@@ -53,6 +53,7 @@ static const char *const mtp_mib_names[__MTP_MIB_MAX] = {
 	[MTP_MIB_OUTVALIDATE]		= "OutValidate",
 	[MTP_MIB_SRVVALIDATED]		= "SrvValidated",
 	[MTP_MIB_INBADTOKEN]		= "InBadToken",
+	[MTP_MIB_INFILTERED]		= "InFiltered",
 };
 
 static int mtp_snmp_show(struct seq_file *seq, void *v)

@@ -6,13 +6,16 @@
  * checked here and handed to the client or server side; MTP datagrams
  * leave through udp_tunnel_xmit_skb() with the UDP checksum always set.
  */
+#include <linux/filter.h>
 #include <linux/ip.h>
 #include <linux/udp.h>
 #include <net/ip.h>
+#include <net/netfilter/nf_conntrack.h>
 #include <net/route.h>
 #include <net/sock.h>
 #include <net/udp.h>
 #include <net/udp_tunnel.h>
+#include <net/xfrm.h>
 
 #include "compat.h"
 #include "mtp.h"
@@ -103,11 +106,35 @@ static void mtp_input(struct mtp_sock *ms, struct sk_buff *skb)
 	mtp_xmit_list(ms, &out);
 }
 
+/*
+ * What UDP does for a datagram it queues, and skips for one it hands to
+ * encap_rcv: the IPsec input policy, conntrack's reference, and the
+ * socket filter (SO_ATTACH_FILTER, cgroup-BPF ingress, the LSM's
+ * sock_rcv_skb).  The socket the application sees, and filters, is the
+ * MTP socket; its filter sees the datagram from the UDP header on, as a
+ * UDP socket's does.
+ */
+static bool mtp_rcv_allowed(struct mtp_sock *ms, struct sk_buff *skb)
+{
+	struct sock *sk = mtp_to_sk(ms);
+
+	if (!xfrm4_policy_check(sk, XFRM_POLICY_IN, skb))
+		return false;
+	nf_reset_ct(skb);
+	return !sk_filter_trim_cap(sk, skb, sizeof(struct udphdr));
+}
+
 static int mtp_encap_rcv(struct sock *usk, struct sk_buff *skb)
 {
 	struct mtp_sock *ms = rcu_dereference_sk_user_data(usk);
 
 	if (!ms) {
+		kfree_skb(skb);
+		return 0;
+	}
+	if (!mtp_rcv_allowed(ms, skb)) {
+		MTP_INC_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_INFILTERED);
+		atomic_inc(&mtp_to_sk(ms)->sk_drops);
 		kfree_skb(skb);
 		return 0;
 	}

@@ -13,6 +13,7 @@
  */
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/filter.h>
 #include <net/if.h>
 #include <poll.h>
 #include <sched.h>
@@ -1428,6 +1429,54 @@ TEST_F(ns, eviction_spares_held_requests)
 	EXPECT_EQ(3, queued);
 	EXPECT_EQ(drops + 13, mtp_snmp("SrvDrops"));
 	EXPECT_EQ(ev, mtp_snmp("SrvEvictions"));
+}
+
+/*
+ * InFiltered: the MTP socket's filter sees each datagram from its UDP
+ * header on, as a UDP socket's does.  A classic BPF program that lets
+ * through only requests with action MTP_ACT_APP (byte 8 + 5) keeps an
+ * MTP_ACT_DATA request from the application and counts it; without the
+ * filter the same request arrives.
+ */
+TEST_F(ns, socket_filter)
+{
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 8 + 5),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, MTP_ACT_APP, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0xffff),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog prog = { sizeof(code) / sizeof(code[0]), code };
+	struct hdr app = { .action = MTP_ACT_APP, .options = OPT_SINGLE,
+			   .reqid = 0x7900 };
+	struct hdr data = { .action = MTP_ACT_DATA, .options = OPT_SINGLE,
+			    .reqid = 0x7901 };
+	long f0 = mtp_snmp("InFiltered");
+	struct sockaddr_in ss, us;
+	struct mtp_info info;
+	char buf[64];
+	int srv = mtp_bound(&ss), u = udp_bound(&us), off = 0;
+
+	ASSERT_LE(0, srv);
+	ASSERT_LE(0, u);
+	ASSERT_EQ(0, setsockopt(srv, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+				sizeof(prog)));
+	ASSERT_LT(0, raw_send(u, &ss, &data, "d", 1));
+	ASSERT_LT(0, raw_send(u, &ss, &app, "a", 1));
+	ASSERT_EQ(1, mtp_recvinfo(srv, buf, sizeof(buf), &info, NULL, NULL,
+				  0));
+	EXPECT_EQ(0x7900, info.reqid);
+	EXPECT_EQ(f0 + 1, mtp_snmp("InFiltered"));
+	EXPECT_EQ(-1, mtp_recvinfo(srv, buf, sizeof(buf), &info, NULL, NULL,
+				   MSG_DONTWAIT));
+	ASSERT_EQ(0, setsockopt(srv, SOL_SOCKET, SO_DETACH_FILTER, &off,
+				sizeof(off)));
+	data.reqid = 0x7902;
+	ASSERT_LT(0, raw_send(u, &ss, &data, "d", 1));
+	ASSERT_EQ(1, mtp_recvinfo(srv, buf, sizeof(buf), &info, NULL, NULL,
+				  0));
+	EXPECT_EQ(0x7902, info.reqid);
+	EXPECT_EQ(f0 + 1, mtp_snmp("InFiltered"));
 }
 
 /* ---- client side ------------------------------------------------------------ */
