@@ -1409,6 +1409,34 @@ out:
 }
 
 /**
+ * mtp_client_unreach() - the destination of a request refuses it for good
+ * @ms: socket
+ * @daddr: where the request went, as the ICMP error quotes it
+ * @dport: its port
+ * @reqid: its id
+ *
+ * Called from the ICMP error path (softirq).  The transaction ends now
+ * with MTP_ERR_NET/MTP_ERR_NET_SERVER instead of repeating until it
+ * expires.  Only a live transaction to that very destination: whoever
+ * forges the error must know the request id, as for a forged response.
+ */
+void mtp_client_unreach(struct mtp_sock *ms, __be32 daddr, __be16 dport,
+			u32 reqid)
+{
+	struct mtp_ctxn *t;
+
+	spin_lock_bh(&ms->lock);
+	t = ms->closing ? NULL : mtp_txn_find(ms, reqid);
+	if (t && t->daddr == daddr && t->dport == dport) {
+		MTP_INC_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_INUNREACH);
+		refcount_inc(&t->ref);	/* completion drops the table's */
+		mtp_txn_complete(t, MTP_ERR_NET, MTP_ERR_NET_SERVER, false);
+		mtp_txn_put(t);
+	}
+	spin_unlock_bh(&ms->lock);
+}
+
+/**
  * mtp_client_info() - the current state of a transaction, for MTP_INFO
  * @ms: socket
  * @reqid: transaction

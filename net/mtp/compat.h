@@ -49,6 +49,28 @@ static inline void mtp_udp_tunnel_xmit(struct rtable *rt, struct sock *sk,
 }
 
 /*
+ * encap_err_rcv: 6.1 passes the offset of the quoted UDP header, 6.12 a
+ * pointer past it (and the error it derived, which mtp_icmp_err() derives
+ * itself from the ICMP header).
+ */
+void mtp_icmp_err(struct sock *usk, struct sk_buff *skb,
+		  unsigned int udp_off);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+static inline void mtp_encap_err_rcv(struct sock *sk, struct sk_buff *skb,
+				     int err, __be16 port, u32 info,
+				     u8 *payload)
+{
+	mtp_icmp_err(sk, skb, payload - sizeof(struct udphdr) - skb->data);
+}
+#else
+static inline void mtp_encap_err_rcv(struct sock *sk, struct sk_buff *skb,
+				     unsigned int udp_offset)
+{
+	mtp_icmp_err(sk, skb, udp_offset);
+}
+#endif
+
+/*
  * KUnit hooks: with CONFIG_KUNIT a few internals become visible to
  * mtp_kunit.ko.  Kernels without <kunit/visibility.h> (before 6.2,
  * unless backported) get the !CONFIG_KUNIT meaning of its macros.

@@ -127,6 +127,8 @@
  * @MTP_MIB_INBADTOKEN: requests with a token that is not ours or too old
  * @MTP_MIB_INFILTERED: dropped by the MTP socket's filter, cgroup-BPF
  *	ingress program, LSM or IPsec policy
+ * @MTP_MIB_INUNREACH: transactions ended by an ICMP error that their
+ *	destination refuses them for good
  * @__MTP_MIB_MAX: number of counters
  */
 enum mtp_mib_field {
@@ -174,6 +176,7 @@ enum mtp_mib_field {
 	MTP_MIB_SRVVALIDATED,
 	MTP_MIB_INBADTOKEN,
 	MTP_MIB_INFILTERED,
+	MTP_MIB_INUNREACH,
 	__MTP_MIB_MAX
 };
 
@@ -359,6 +362,8 @@ int mtp_client_abort(struct mtp_sock *ms, u32 reqid, u32 level);
 void mtp_client_info(struct mtp_sock *ms, u32 reqid, struct mtp_info *info);
 void mtp_client_kick(struct mtp_sock *ms);
 void mtp_client_close(struct mtp_sock *ms);
+void mtp_client_unreach(struct mtp_sock *ms, __be32 daddr, __be16 dport,
+			u32 reqid);
 int mtp_client_init(void);
 void mtp_client_exit(void);
 

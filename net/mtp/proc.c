@@ -54,6 +54,7 @@ static const char *const mtp_mib_names[__MTP_MIB_MAX] = {
 	[MTP_MIB_SRVVALIDATED]		= "SrvValidated",
 	[MTP_MIB_INBADTOKEN]		= "InBadToken",
 	[MTP_MIB_INFILTERED]		= "InFiltered",
+	[MTP_MIB_INUNREACH]		= "InUnreach",
 };
 
 static int mtp_snmp_show(struct seq_file *seq, void *v)

@@ -7,8 +7,10 @@
  * leave through udp_tunnel_xmit_skb() with the UDP checksum always set.
  */
 #include <linux/filter.h>
+#include <linux/icmp.h>
 #include <linux/ip.h>
 #include <linux/udp.h>
+#include <net/icmp.h>
 #include <net/ip.h>
 #include <net/netfilter/nf_conntrack.h>
 #include <net/route.h>
@@ -143,6 +145,45 @@ static int mtp_encap_rcv(struct sock *usk, struct sk_buff *skb)
 }
 
 /**
+ * mtp_icmp_err() - an ICMP error about a datagram of ours
+ * @usk: the kernel UDP socket it left from
+ * @skb: the ICMP message, data at the quoted IP header
+ * @udp_off: offset of the quoted UDP header from @skb->data
+ *
+ * A destination that refuses a request for good (port or protocol
+ * unreachable, or administratively prohibited: the codes the kernel's
+ * icmp_err_convert marks fatal) ends its transaction now.  The error must
+ * quote the request's MTP header, id included.  Errors about responses
+ * and soft errors change nothing: the repeats find out.  A path MTU
+ * UDP has already stored in the route, where mtp_path_payload() sees it.
+ */
+void mtp_icmp_err(struct sock *usk, struct sk_buff *skb, unsigned int udp_off)
+{
+	struct mtp_sock *ms = rcu_dereference_sk_user_data(usk);
+	const struct iphdr *iph = (const struct iphdr *)skb->data;
+	u8 type = icmp_hdr(skb)->type, code = icmp_hdr(skb)->code;
+	u8 raw[MTP_WIRE_HDR_MAX];
+	const struct udphdr *uh;
+	struct udphdr uhbuf;
+	struct mtp_wire_msg m;
+	const void *hdr;
+	u32 len;
+
+	if (!ms || type != ICMP_DEST_UNREACH || code > NR_ICMP_UNREACH ||
+	    !icmp_err_convert[code].fatal)
+		return;
+	uh = skb_header_pointer(skb, udp_off, sizeof(uhbuf), &uhbuf);
+	if (!uh || skb->len < udp_off + sizeof(*uh))
+		return;
+	len = min_t(u32, skb->len - udp_off - sizeof(*uh), sizeof(raw));
+	hdr = skb_header_pointer(skb, udp_off + sizeof(*uh), len, raw);
+	if (!hdr || mtp_wire_decode_hdr(hdr, len, &m) ||
+	    !mtp_wire_is_request(&m))
+		return;
+	mtp_client_unreach(ms, iph->daddr, uh->dest, m.reqid);
+}
+
+/**
  * mtp_udp_open() - create the kernel UDP socket of an MTP socket
  * @ms: MTP socket, locked with lock_sock(), without a UDP socket
  * @addr: local address, or INADDR_ANY
@@ -170,6 +211,7 @@ int mtp_udp_open(struct mtp_sock *ms, __be32 addr, __be16 port)
 	tcfg.sk_user_data = ms;
 	tcfg.encap_type = 1;
 	tcfg.encap_rcv = mtp_encap_rcv;
+	tcfg.encap_err_rcv = mtp_encap_err_rcv;
 	setup_udp_tunnel_sock(sock_net(sk), sock, &tcfg);
 
 	uinet = inet_sk(sock->sk);

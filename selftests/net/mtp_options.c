@@ -1479,6 +1479,115 @@ TEST_F(ns, socket_filter)
 	EXPECT_EQ(f0 + 1, mtp_snmp("InFiltered"));
 }
 
+/* The Internet checksum of N bytes at P. */
+static unsigned short inet_csum(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	unsigned long sum = 0;
+	size_t i;
+
+	for (i = 0; i + 1 < n; i += 2)
+		sum += b[i] << 8 | b[i + 1];
+	if (n & 1)
+		sum += b[n - 1] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return htons(~sum & 0xffff);
+}
+
+/*
+ * Send, from a raw socket to 127.0.0.1, an ICMP port unreachable quoting a
+ * request with id REQID from FROM to TO, as a router or the destination
+ * would; 0 or -1.
+ */
+static int forge_port_unreach(const struct sockaddr_in *from,
+			      const struct sockaddr_in *to, u_int32_t reqid)
+{
+	unsigned char pkt[8 + 20 + 8 + HDR] = { 0 };
+	unsigned char *ip = pkt + 8, *udp = ip + 20;
+	struct hdr q = { .action = MTP_ACT_APP, .options = OPT_SINGLE,
+			 .reqid = reqid };
+	struct sockaddr_in lo = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	unsigned short c;
+	int r, fd = socket(AF_INET, SOCK_RAW, IPPROTO_ICMP);
+
+	if (fd < 0)
+		return -1;
+	pkt[0] = 3;			/* destination unreachable */
+	pkt[1] = 3;			/* port unreachable */
+	ip[0] = 0x45;
+	ip[3] = sizeof(pkt) - 8;
+	ip[8] = 64;
+	ip[9] = IPPROTO_UDP;
+	memcpy(ip + 12, &from->sin_addr, 4);
+	memcpy(ip + 16, &to->sin_addr, 4);
+	c = inet_csum(ip, 20);
+	memcpy(ip + 10, &c, 2);
+	memcpy(udp, &from->sin_port, 2);
+	memcpy(udp + 2, &to->sin_port, 2);
+	udp[5] = 8 + HDR;
+	hdr_put(udp + 8, &q);
+	c = inet_csum(pkt, sizeof(pkt));
+	memcpy(pkt + 2, &c, 2);
+	r = sendto(fd, pkt, sizeof(pkt), 0, (struct sockaddr *)&lo,
+		   sizeof(lo)) == sizeof(pkt) ? 0 : -1;
+	close(fd);
+	return r;
+}
+
+/*
+ * InUnreach: a request to a port where nothing listens gets the kernel's
+ * ICMP port unreachable, and its transaction ends at once with
+ * MTP_ERR_NET/MTP_ERR_NET_SERVER instead of after 30 s of expiry.  A
+ * forged port unreachable that quotes another request id changes nothing.
+ */
+TEST_F(ns, icmp_port_unreachable)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP,
+				 .flags = MTP_REQ_SINGLE,
+				 .repeat = 20000, .expire = 30000 };
+	long u0 = mtp_snmp("InUnreach");
+	struct sockaddr_in ss, cs;
+	struct pollfd p = { .events = POLLIN };
+	struct mtp_info info;
+	struct hdr q;
+	char buf[64];
+	int u = udp_bound(&ss), cli = mtp_bound(&cs), dead;
+	double t0;
+
+	ASSERT_LE(0, u);
+	ASSERT_LE(0, cli);
+	p.fd = cli;
+	/* A live server: the forged error must name the live request. */
+	ASSERT_EQ(1, mtp_request(cli, &ss, &r, "a", 1));
+	ASSERT_EQ(1, raw_recv(u, &q, NULL, 0, NULL, 5000));
+	ASSERT_EQ(0, forge_port_unreach(&cs, &ss, q.reqid + 1));
+	EXPECT_EQ(0, poll(&p, 1, 1000));
+	EXPECT_EQ(u0, mtp_snmp("InUnreach"));
+	ASSERT_EQ(0, forge_port_unreach(&cs, &ss, q.reqid));
+	ASSERT_EQ(1, poll(&p, 1, 2000));
+	ASSERT_EQ(0, mtp_recvinfo(cli, buf, sizeof(buf), &info, NULL, NULL,
+				  0));
+	EXPECT_EQ(q.reqid, info.reqid);
+	EXPECT_EQ(MTP_ERR_NET, info.error);
+	EXPECT_EQ(MTP_ERR_NET_SERVER, info.response);
+	EXPECT_EQ(u0 + 1, mtp_snmp("InUnreach"));
+	/* Nothing listens: the kernel itself answers port unreachable. */
+	close(u);
+	dead = 1;
+	t0 = mtp_now();
+	ASSERT_EQ(1, mtp_request(cli, &ss, &r, "b", 1));
+	ASSERT_EQ(1, poll(&p, 1, 2000)) TH_LOG("no end in 2 s");
+	ASSERT_EQ(0, mtp_recvinfo(cli, buf, sizeof(buf), &info, NULL, NULL,
+				  0));
+	TH_LOG("ended after %.0f ms", (mtp_now() - t0) * 1000);
+	EXPECT_TRUE(info.flags & MTP_INFO_FINAL);
+	EXPECT_EQ(MTP_ERR_NET, info.error);
+	EXPECT_EQ(MTP_ERR_NET_SERVER, info.response);
+	EXPECT_EQ(u0 + 1 + dead, mtp_snmp("InUnreach"));
+}
+
 /* ---- client side ------------------------------------------------------------ */
 
 /*
