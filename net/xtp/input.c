@@ -403,6 +403,13 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 		xs->rclose_rcvd = 1;
 		xs->wclose_implied = 1;
 	}
+	/* An initiator that combined all three phases (SDT) is answered in
+	 * kind: our WCLOSE rides on our last data, so a request and its
+	 * response take one round trip instead of two.
+	 */
+	if (!xs->assoc_set && pkt->data_len &&
+	    (pkt->hdr.options & XTP_CMD_WCLOSE))
+		xs->assoc_type = XTP_ASSOC_SDT;
 	xtp_note_wclose(xs, pkt, XTP_FIRST_SEGS_LEN);
 	xtp_queue_data(child, skb, pkt, XTP_FIRST_SEGS_LEN);
 	skb = NULL;

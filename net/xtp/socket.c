@@ -811,6 +811,7 @@ static int xtp_setsockopt_int(struct sock *sk, int optname, int val)
 		if (!xtp_setup_phase(sk))
 			return -EISCONN;
 		xs->assoc_type = val;
+		xs->assoc_set = 1;
 		return 0;
 	case XTPSOCK_TTS:
 		if (val < XTP_SERVICE_DEFAULT || val > XTP_SERVICE_REQRESP)

@@ -176,6 +176,8 @@ struct xtp_rtt_slot {
  * @nb_connect: connect() does not wait for the TCNTL
  * @rtt_nodecouple: XTPSOCK_RTT_NODECOUPLE
  * @ratecontrol: XTPSOCK_RATECONTROL (accepted, no effect)
+ * @assoc_set: the application chose @assoc_type (a listener's children
+ *	keep it; otherwise they follow the initiator's FIRST)
  * @rtt_cache_sz: XTPSOCK_RTT_CACHE_SIZE
  * @maxdata: largest DATA payload
  * @sreq_freq: SREQ on every @sreq_freq-th DATA packet
@@ -276,7 +278,8 @@ struct xtp_sock {
 	   no_atm_timer:1,
 	   nb_connect:1,
 	   rtt_nodecouple:1,
-	   ratecontrol:1;
+	   ratecontrol:1,
+	   assoc_set:1;
 	u8 rtt_cache_sz;
 	u16 maxdata;
 	u32 sreq_freq;

@@ -67,7 +67,7 @@ check() {
 }
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 modprobe xtp
 xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
 trap xtp_ns_cleanup EXIT
@@ -79,6 +79,29 @@ check sdt "SDT 1000 bytes is Fig. 8" \
 s>c T kyA+RTN dl40 sy0 sq0 RCL rq1024 al91024 ec1 xkB
 s>c C kyA+RTN dl20 sy1 sq0 WCL RCL SRQ rq1024 al91024 ec1
 c>s C kyB+RTN dl20 sy1 sq1024 END WCL RCL rq0 al90000 ec1"
+
+# A request and its answer at 40 ms RTT (not in the thesis, whose server
+# sends nothing back): the child follows the FIRST's SDT, so its WCLOSE
+# leaves as soon as the application closes (on the answer, or in a CNTL
+# right after it) instead of after the answer is acknowledged, and the
+# client has the answer and its end after one round trip.  In the
+# server's capture, its first WCLOSE comes before the client's next
+# packet; the default S_D_T waits for that packet, one RTT.
+head -c 1000 /dev/urandom >"$OUT/sdt_reply.want_reply"
+xtp_netem "$NS_C" veth-c delay 40ms
+exchange sdt_reply 1000 "-r $OUT/sdt_reply.want_reply" "-m sendto -W"
+xtp_netem "$NS_C" veth-c
+wclose_line=$(grep -n '^s>c [DC] .* WCL' "$OUT/sdt_reply.txt" | head -1 | cut -d: -f1)
+next_cli=$(grep -n '^c>s' "$OUT/sdt_reply.txt" | sed -n 2p | cut -d: -f1)
+if cmp -s "$OUT/sdt_reply.want_reply" "$OUT/sdt_reply.cli" &&
+   [ "$(cat "$OUT/sdt_reply.data")" = ok ] &&
+   [ -n "$wclose_line" ] && [ -n "$next_cli" ] &&
+   [ "$wclose_line" -lt "$next_cli" ]; then
+	ktap_test_pass "SDT request and answer: the answer's WCLOSE leaves before its ack (packet $wclose_line, ack $next_cli)"
+else
+	ktap_test_fail "SDT request and answer: the answer's WCLOSE leaves before its ack (packet ${wclose_line:-none}, ack ${next_cli:-none})"
+	sed 's/^/# /' "$OUT/sdt_reply.txt"
+fi
 
 # Fig. 13/14: SD_T.
 exchange sd_t 1000 "" "-t 3"
