@@ -9,11 +9,16 @@
  * goes through the ATM and First Packet Matching.  Per-context work runs
  * under the socket lock, from the backlog when the owner holds it.
  */
+#include <linux/filter.h>
+#include <linux/icmp.h>
 #include <linux/skbuff.h>
+#include <net/icmp.h>
 #include <net/ip.h>
+#include <net/netfilter/nf_conntrack.h>
 #include <net/protocol.h>
 #include <net/route.h>
 #include <net/sock.h>
+#include <net/xfrm.h>
 
 #include "xtp.h"
 
@@ -502,6 +507,20 @@ bad_state:
 }
 
 /*
+ * The socket layer's say before a packet reaches a socket, listener or
+ * context: the IPsec input policy, and the filter (SO_ATTACH_FILTER,
+ * cgroup-BPF ingress, the LSM's sock_rcv_skb), which may drop the packet
+ * but not trim it: the packet was decoded whole.
+ */
+static bool xtp_rcv_allowed(struct sock *sk, struct sk_buff *skb)
+{
+	if (!xfrm4_policy_check(sk, XFRM_POLICY_IN, skb))
+		return false;
+	nf_reset_ct(skb);
+	return !sk_filter_trim_cap(sk, skb, skb->len);
+}
+
+/*
  * Hand @skb to @sk (referenced; the reference is dropped here).  A
  * listener clones its child with sk_clone_lock(), which takes the child's
  * lock of the same class while we hold the listener's: like TCP, take
@@ -509,6 +528,13 @@ bad_state:
  */
 static void xtp_deliver(struct sock *sk, struct sk_buff *skb)
 {
+	if (!xtp_rcv_allowed(sk, skb)) {
+		XTP_INC_STATS(sock_net(sk), XTP_MIB_INFILTERED);
+		atomic_inc(&sk->sk_drops);
+		kfree_skb(skb);
+		sock_put(sk);
+		return;
+	}
 	bh_lock_sock_nested(sk);
 	if (!sock_owned_by_user(sk)) {
 		xtp_backlog_rcv(sk, skb);
@@ -600,9 +626,53 @@ drop:
 	return 0;
 }
 
+/*
+ * An ICMP error about a packet of ours; @skb->data is at the quoted IP
+ * header.  A FIRST carries our own key (no RETURN bit), so the error names
+ * the context: if it is still waiting for its TCNTL and the destination
+ * refuses for good (protocol unreachable, as from a host without XTP,
+ * port unreachable or administratively prohibited: the codes TCP treats
+ * as hard errors in SYN-SENT), connect() fails now with TCP's errno
+ * instead of after the handshake's retries.  Whoever forges the error
+ * must know the key.  Other errors are only counted.
+ */
 static int xtp_err(struct sk_buff *skb, u32 info)
 {
-	XTP_INC_STATS(dev_net(skb->dev), XTP_MIB_INICMPERRORS);
+	const struct iphdr *iph = (const struct iphdr *)skb->data;
+	struct net *net = dev_net(skb->dev);
+	u8 type = icmp_hdr(skb)->type, code = icmp_hdr(skb)->code;
+	__be64 keybuf;
+	const __be64 *kp;
+	struct sock *sk;
+	u64 key;
+
+	XTP_INC_STATS(net, XTP_MIB_INICMPERRORS);
+	if (type != ICMP_DEST_UNREACH || code > NR_ICMP_UNREACH ||
+	    !icmp_err_convert[code].fatal)
+		return 0;
+	kp = skb_header_pointer(skb, iph->ihl * 4 + XTP_WIRE_OFF_KEY,
+				sizeof(keybuf), &keybuf);
+	if (!kp)
+		return 0;
+	key = be64_to_cpu(*kp);
+	if (key & XTP_KEY_RETURN)
+		return 0;
+	sk = xtp_key_lookup(net, key);
+	if (!sk)
+		return 0;
+	bh_lock_sock(sk);
+	if (sk->sk_state == TCP_SYN_SENT &&
+	    inet_sk(sk)->inet_daddr == iph->daddr) {
+		int err = icmp_err_convert[code].errno;
+
+		/* Owned: the next FIRST's error finds the socket free. */
+		if (sock_owned_by_user(sk))
+			WRITE_ONCE(sk->sk_err_soft, err);
+		else
+			xtp_abort(sk, err);
+	}
+	bh_unlock_sock(sk);
+	sock_put(sk);
 	return 0;
 }
 

@@ -21,6 +21,7 @@ static const char *const xtp_mib_names[__XTP_MIB_MAX] = {
 	[XTP_MIB_INNOMEM]	= "InNoMem",
 	[XTP_MIB_INICMPERRORS]	= "InIcmpErrors",
 	[XTP_MIB_INBADPEER]	= "InBadPeer",
+	[XTP_MIB_INFILTERED]	= "InFiltered",
 	[XTP_MIB_INBADSTATE]	= "InBadState",
 	[XTP_MIB_INDUPFIRST]	= "InDupFirst",
 	[XTP_MIB_INREPLAYFIRST]	= "InReplayFirst",

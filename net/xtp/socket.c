@@ -668,35 +668,6 @@ static __poll_t xtp_poll(struct file *file, struct socket *sock,
 	return mask;
 }
 
-static int xtp_shutdown(struct socket *sock, int how)
-{
-	struct sock *sk = sock->sk;
-	int err = 0;
-
-	how++;
-	if ((how & ~SHUTDOWN_MASK) || !how)
-		return -EINVAL;
-	lock_sock(sk);
-	switch (sk->sk_state) {
-	case TCP_CLOSE:
-		err = -ENOTCONN;
-		break;
-	case TCP_LISTEN:
-		if (how & RCV_SHUTDOWN) {
-			inet_sk_set_state(sk, TCP_CLOSE);
-			sk->sk_state_change(sk);
-		}
-		break;
-	default:
-		sk->sk_shutdown |= how;
-		if (how & SEND_SHUTDOWN)
-			xtp_close_outbound(sk);
-		sk->sk_state_change(sk);
-	}
-	release_sock(sk);
-	return err;
-}
-
 /* Abort the contexts no accept() took. */
 static void xtp_listen_stop(struct sock *sk)
 {
@@ -722,6 +693,37 @@ static void xtp_listen_stop(struct sock *sk)
 		local_bh_enable();
 		sock_put(child);
 	}
+}
+
+static int xtp_shutdown(struct socket *sock, int how)
+{
+	struct sock *sk = sock->sk;
+	int err = 0;
+
+	how++;
+	if ((how & ~SHUTDOWN_MASK) || !how)
+		return -EINVAL;
+	lock_sock(sk);
+	switch (sk->sk_state) {
+	case TCP_CLOSE:
+		err = -ENOTCONN;
+		break;
+	case TCP_LISTEN:
+		/* As TCP's disconnect: the children no accept() took go too. */
+		if (how & RCV_SHUTDOWN) {
+			inet_sk_set_state(sk, TCP_CLOSE);
+			xtp_listen_stop(sk);
+			sk->sk_state_change(sk);
+		}
+		break;
+	default:
+		sk->sk_shutdown |= how;
+		if (how & SEND_SHUTDOWN)
+			xtp_close_outbound(sk);
+		sk->sk_state_change(sk);
+	}
+	release_sock(sk);
+	return err;
 }
 
 static void xtp_close(struct sock *sk, long timeout)

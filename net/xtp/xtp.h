@@ -33,6 +33,8 @@
  * @XTP_MIB_INNOMEM: dropped, no memory to process the packet
  * @XTP_MIB_INICMPERRORS: ICMP errors reported for XTP packets
  * @XTP_MIB_INBADPEER: dropped, RETURN key from an address not the peer's
+ * @XTP_MIB_INFILTERED: dropped by the socket's filter, cgroup-BPF ingress
+ *	program, LSM or IPsec policy
  * @XTP_MIB_INBADSTATE: dropped, packet type not valid in the context state
  * @XTP_MIB_INDUPFIRST: FIRST of a live association, its SREQ answered
  * @XTP_MIB_INREPLAYFIRST: FIRST of a released association, dropped
@@ -86,6 +88,7 @@ enum xtp_mib_field {
 	XTP_MIB_HANDSHAKEFAILS,
 	XTP_MIB_INDUPDATA,
 	XTP_MIB_SPURIOUSRTX,
+	XTP_MIB_INFILTERED,
 	__XTP_MIB_MAX
 };
 

@@ -5,6 +5,8 @@
  * MSG_PEEK/MSG_DONTWAIT/MSG_WAITALL, socket options and XTPSOCK_MIBSTAT.
  */
 #include <arpa/inet.h>
+#include <net/if.h>
+#include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -15,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <linux/filter.h>
 #include <linux/sockios.h>
 #include <linux/xtp.h>
 
@@ -160,6 +163,87 @@ TEST(listener_close_resets_unaccepted)
 	EXPECT_EQ(-ECONNRESET, read_full(c2, buf, sizeof(buf)));
 	close(c1);
 	close(c2);
+}
+
+/*
+ * shutdown(SHUT_RD) on a listener, as on TCP's, stops it and resets the
+ * associations waiting in its accept queue: their peers read ECONNRESET,
+ * accept() gives EINVAL, and after close() nothing of the server side is
+ * left (CurrSockets counts only the three clients).
+ */
+TEST(listener_shutdown_rd_resets_unaccepted)
+{
+	struct timeval tv = { .tv_sec = 5 };
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int ls, c[3], i, fd;
+	char buf[4];
+	long base;
+
+	/* A namespace of its own: no other test's contexts in the count. */
+	ASSERT_EQ(0, unshare(CLONE_NEWNET));
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, SIOCGIFFLAGS, &ifr));
+	ifr.ifr_flags |= IFF_UP;
+	ASSERT_EQ(0, ioctl(fd, SIOCSIFFLAGS, &ifr));
+	close(fd);
+	base = xtp_snmp("CurrSockets");
+	ls = listener(7011);
+	ASSERT_LE(0, ls);
+	for (i = 0; i < 3; i++) {
+		c[i] = xtp_socket();
+		ASSERT_LE(0, c[i]);
+		ASSERT_EQ(0, setsockopt(c[i], SOL_SOCKET, SO_RCVTIMEO, &tv,
+					sizeof(tv)));
+		ASSERT_EQ(0, connect_to(c[i], 7011));
+	}
+	EXPECT_EQ(base + 7, xtp_snmp("CurrSockets"));
+	ASSERT_EQ(0, shutdown(ls, SHUT_RD));
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(-ECONNRESET, read_full(c[i], buf, sizeof(buf)));
+	EXPECT_EQ(-1, accept(ls, NULL, NULL));
+	EXPECT_EQ(EINVAL, errno);
+	close(ls);
+	for (i = 0; i < 50 && xtp_snmp("CurrSockets") != base + 3; i++)
+		usleep(100000);
+	EXPECT_EQ(base + 3, xtp_snmp("CurrSockets"));
+	for (i = 0; i < 3; i++)
+		close(c[i]);
+}
+
+/*
+ * InFiltered: a socket filter that drops everything keeps FIRSTs from a
+ * listener (counted); once detached, the FIRST's retransmission opens the
+ * association.
+ */
+TEST(listener_socket_filter)
+{
+	struct sock_filter drop[] = { BPF_STMT(BPF_RET | BPF_K, 0) };
+	struct sock_fprog prog = { 1, drop };
+	struct pollfd p = { .events = POLLIN };
+	long f0 = xtp_snmp("InFiltered");
+	int ls, c, a, off = 0;
+
+	ls = listener(7012);
+	ASSERT_LE(0, ls);
+	ASSERT_EQ(0, setsockopt(ls, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+				sizeof(prog)));
+	c = xtp_socket();
+	ASSERT_LE(0, c);
+	ASSERT_EQ(0, fcntl(c, F_SETFL, O_NONBLOCK));
+	EXPECT_EQ(-1, connect_to(c, 7012));
+	EXPECT_EQ(EINPROGRESS, errno);
+	EXPECT_LT(f0, xtp_snmp_wait_change("InFiltered", f0));
+	p.fd = ls;
+	EXPECT_EQ(0, poll(&p, 1, 200));
+	ASSERT_EQ(0, setsockopt(ls, SOL_SOCKET, SO_DETACH_FILTER, &off,
+				sizeof(off)));
+	ASSERT_EQ(1, poll(&p, 1, 15000));
+	a = accept(ls, NULL, NULL);
+	EXPECT_LE(0, a);
+	close(a);
+	close(c);
+	close(ls);
 }
 
 TEST(accept_not_listening)

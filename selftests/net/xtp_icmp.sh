@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ICMP errors for a handshake: a destination that refuses the FIRST for
+# good makes connect() fail at once with TCP's errno, instead of after the
+# handshake's retries (about 42 s).  The server's namespace answers XTP
+# with nft's reject: protocol unreachable, as a host without XTP would
+# (ENOPROTOOPT, as TCP's connect() gives for it), then port unreachable
+# (ECONNREFUSED).
+set -u
+. "$(dirname "$0")/lib.sh"
+
+PEER=$XTP_BINDIR/xtp_peer
+OUT=${XTP_OUT:-/tmp}/icmp
+mkdir -p "$OUT"
+
+ktap_print_header
+ktap_set_plan 5
+modprobe xtp
+xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
+trap xtp_ns_cleanup EXIT
+
+icmp0=$(snmp_get InIcmpErrors "$NS_C")
+
+# try TYPE ERRNO_TEXT: reject XTP with icmp TYPE, connect, and check the
+# error and the time it took (ms in $el).
+try() {
+	local type=$1 want=$2 t0
+
+	ip netns exec "$NS_S" nft -f - <<-NFT
+		flush ruleset
+		table ip rej {
+			chain in {
+				type filter hook input priority 0;
+				ip protocol 36 reject with icmp type $type
+			}
+		}
+	NFT
+	t0=$(now_ms)
+	timeout 60 ip netns exec "$NS_C" "$PEER" client -T 60 198.18.0.2 9999 \
+		</dev/null >"$OUT/$type.out" 2>&1
+	el=$(($(now_ms) - t0))
+	grep -q "error: connect: $want" "$OUT/$type.out"
+}
+
+try prot-unreachable "Protocol not available"
+ktap_check "protocol unreachable: connect() fails with ENOPROTOOPT in $el ms ($(cat "$OUT/prot-unreachable.out"))" \
+	'[ $? -eq 0 ] && [ $el -lt 5000 ]'
+try port-unreachable "Connection refused"
+ktap_check "port unreachable: connect() fails with ECONNREFUSED in $el ms ($(cat "$OUT/port-unreachable.out"))" \
+	'[ $? -eq 0 ] && [ $el -lt 5000 ]'
+ktap_check "both counted in InIcmpErrors (+$(($(snmp_get InIcmpErrors "$NS_C") - icmp0)))" \
+	'[ "$(snmp_get InIcmpErrors "$NS_C")" -ge $((icmp0 + 2)) ]'
+
+# Without the rule the same connect works: the errors were the rule's.
+ip netns exec "$NS_S" nft flush ruleset
+ip netns exec "$NS_S" "$PEER" server 9999 >/dev/null 2>"$OUT/srv.err" &
+srv=$!
+wait_for 30 grep -q listening "$OUT/srv.err"
+echo hello | ip netns exec "$NS_C" "$PEER" client 198.18.0.2 9999 \
+	>"$OUT/ok.out" 2>&1
+ktap_check "without the rule the association works" '[ $? -eq 0 ]'
+wait $srv
+ktap_check "no context is left" 'wait_for 30 xtp_ns_idle "$NS_C"'
+ktap_finished
