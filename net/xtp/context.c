@@ -283,27 +283,36 @@ void xtp_port_unbind(struct sock *sk)
  * @net: namespace
  * @daddr: the FIRST's IP destination
  * @port: destination port from its address segment
+ * @dif: the interface it came in on
+ * @sdif: its L3 master (VRF) device, or 0
  *
- * A listener bound to @daddr wins over one bound to INADDR_ANY.
+ * Only listeners whose SO_BINDTODEVICE device (if any) matches, with the
+ * VRF rules TCP applies (net.ipv4.tcp_l3mdev_accept).  A listener bound
+ * to @daddr wins over one bound to INADDR_ANY, then one bound to a device
+ * over one that is not.
  *
  * Return: the listener with a reference held, or NULL.
  */
-struct sock *xtp_listener_lookup(struct net *net, __be32 daddr, u16 port)
+struct sock *xtp_listener_lookup(struct net *net, __be32 daddr, u16 port,
+				 int dif, int sdif)
 {
 	struct xtp_net *xn = xtp_net(net);
 	struct sock *sk, *best = NULL;
+	int score, best_score = -1;
 
 	spin_lock_bh(&xn->port_lock);
 	hlist_for_each_entry(sk, xtp_port_head(xn, port), sk_bind_node) {
 		if (inet_sk(sk)->inet_num != port ||
-		    sk->sk_state != TCP_LISTEN)
+		    sk->sk_state != TCP_LISTEN ||
+		    (sk->sk_rcv_saddr && sk->sk_rcv_saddr != daddr) ||
+		    !inet_sk_bound_dev_eq(net, sk->sk_bound_dev_if, dif, sdif))
 			continue;
-		if (sk->sk_rcv_saddr == daddr) {
+		/* As TCP: the address bound, then the device, wins. */
+		score = (sk->sk_rcv_saddr ? 2 : 0) + !!sk->sk_bound_dev_if;
+		if (score > best_score) {
 			best = sk;
-			break;
+			best_score = score;
 		}
-		if (!sk->sk_rcv_saddr)
-			best = sk;
 	}
 	if (best)
 		sock_hold(best);

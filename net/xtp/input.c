@@ -570,7 +570,8 @@ static void xtp_first_rcv(struct net *net, struct sk_buff *skb,
 		kfree_skb(skb);
 		return;
 	}
-	sk = xtp_listener_lookup(net, iph->daddr, pkt->addr.dstport);
+	sk = xtp_listener_lookup(net, iph->daddr, pkt->addr.dstport,
+				 inet_iif(skb), inet_sdif(skb));
 	if (!sk) {
 		XTP_INC_STATS(net, XTP_MIB_INNOCONTEXT);
 		xtp_send_diag_reply(net, skb, pkt->hdr.key,

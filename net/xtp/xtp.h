@@ -484,7 +484,8 @@ struct sock *xtp_key_lookup(struct net *net, u64 key);
 int xtp_port_bind(struct sock *sk, __be32 addr, u16 port);
 int xtp_port_listen(struct sock *sk);
 void xtp_port_unbind(struct sock *sk);
-struct sock *xtp_listener_lookup(struct net *net, __be32 daddr, u16 port);
+struct sock *xtp_listener_lookup(struct net *net, __be32 daddr, u16 port,
+				 int dif, int sdif);
 void xtp_ctx_release(struct sock *sk);
 void xtp_ctx_done(struct sock *sk, int err);
 

@@ -22,6 +22,7 @@
  *                           stream open, just read (an idle association)
  *       -S                  server: write what arrives to stdout as it
  *                           arrives, not once the stream has ended
+ *       -B DEV              server: SO_BINDTODEVICE to DEV before bind()
  *
  * Errors print "error: <call>: <errno name>" and exit 1.
  */
@@ -41,7 +42,7 @@
 static int assoc, teardown, service, wclose_flag, no_atm, count = 1;
 static int use_sendto, timeout_s = 60, keepalive_ms, ctimeout_ms, hold;
 static int stream_out;
-static const char *reply;
+static const char *reply, *bind_dev;
 
 static void die(const char *what)
 {
@@ -151,6 +152,9 @@ static int server(int port)
 	if (ls < 0)
 		die("socket");
 	configure(ls);
+	if (bind_dev && setsockopt(ls, SOL_SOCKET, SO_BINDTODEVICE, bind_dev,
+				   strlen(bind_dev)))
+		die("SO_BINDTODEVICE");
 	sin.sin_port = htons(port);
 	if (bind(ls, (struct sockaddr *)&sin, sizeof(sin)))
 		die("bind");
@@ -224,7 +228,7 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return 2;
 	optind = 2;
-	while ((opt = getopt(argc, argv, "t:d:v:m:WAr:n:T:K:C:HS")) != -1) {
+	while ((opt = getopt(argc, argv, "t:d:v:m:WAr:n:T:K:C:HSB:")) != -1) {
 		switch (opt) {
 		case 't': assoc = atoi(optarg); break;
 		case 'd': teardown = atoi(optarg); break;
@@ -239,6 +243,7 @@ int main(int argc, char **argv)
 		case 'C': ctimeout_ms = atoi(optarg); break;
 		case 'H': hold = 1; break;
 		case 'S': stream_out = 1; break;
+		case 'B': bind_dev = optarg; break;
 		default: return 2;
 		}
 	}

@@ -1,20 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# Which listener a FIRST reaches, and what an unreachable one says.
+#
 # ICMP errors for a handshake: a destination that refuses the FIRST for
 # good makes connect() fail at once with TCP's errno, instead of after the
 # handshake's retries (about 42 s).  The server's namespace answers XTP
 # with nft's reject: protocol unreachable, as a host without XTP would
 # (ENOPROTOOPT, as TCP's connect() gives for it), then port unreachable
 # (ECONNREFUSED).
+#
+# SO_BINDTODEVICE: a listener bound to lo does not take a FIRST that came
+# in on veth (the client is refused, ECONNREFUSED from the DIAG reply);
+# one bound to veth-s does.
 set -u
 . "$(dirname "$0")/lib.sh"
 
 PEER=$XTP_BINDIR/xtp_peer
-OUT=${XTP_OUT:-/tmp}/icmp
+OUT=${XTP_OUT:-/tmp}/reach
 mkdir -p "$OUT"
 
 ktap_print_header
-ktap_set_plan 5
+ktap_set_plan 7
 modprobe xtp
 xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
 trap xtp_ns_cleanup EXIT
@@ -60,5 +66,25 @@ echo hello | ip netns exec "$NS_C" "$PEER" client 198.18.0.2 9999 \
 	>"$OUT/ok.out" 2>&1
 ktap_check "without the rule the association works" '[ $? -eq 0 ]'
 wait $srv
+
+# bound LISTEN_DEV: a listener on LISTEN_DEV; one client; its output.
+bound() {
+	ip netns exec "$NS_S" "$PEER" server -T 5 -B "$1" 9999 >/dev/null \
+		2>"$OUT/srv-$1.err" &
+	srv=$!
+	wait_for 30 grep -q listening "$OUT/srv-$1.err"
+	echo hello | timeout 30 ip netns exec "$NS_C" "$PEER" client -T 10 \
+		198.18.0.2 9999 >"$OUT/dev-$1.out" 2>&1
+	local rc=$?
+
+	kill $srv 2>/dev/null
+	wait $srv 2>/dev/null
+	return $rc
+}
+bound lo
+ktap_check "a listener bound to lo does not take a FIRST from veth-s ($(cat "$OUT/dev-lo.out"))" \
+	'grep -q "error: connect: Connection refused" "$OUT/dev-lo.out"'
+bound veth-s
+ktap_check "a listener bound to veth-s takes it" '[ $? -eq 0 ]'
 ktap_check "no context is left" 'wait_for 30 xtp_ns_idle "$NS_C"'
 ktap_finished
