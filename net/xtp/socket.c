@@ -369,6 +369,17 @@ static int xtp_wait_sndbuf(struct sock *sk, long *timeo)
 	return err;
 }
 
+/* A FIRST deferred for the first data leaves with what is queued. */
+static void xtp_flush_first(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (xs->first_pending && !skb_queue_empty(&sk->sk_write_queue)) {
+		xs->first_pending = 0;
+		xtp_send_first(sk);
+	}
+}
+
 /* Queue up to @size bytes of @msg as packet-sized skbs. */
 static int xtp_queue_user(struct sock *sk, struct msghdr *msg, size_t size,
 			  long *timeo)
@@ -386,6 +397,8 @@ static int xtp_queue_user(struct sock *sk, struct msghdr *msg, size_t size,
 			seg -= XTP_FIRST_SEGS_LEN;
 		seg = min_t(size_t, seg, size - copied);
 		if (sk->sk_wmem_queued >= READ_ONCE(sk->sk_sndbuf)) {
+			/* Only the association can make room: open it. */
+			xtp_flush_first(sk);
 			xtp_push(sk);
 			err = xtp_wait_sndbuf(sk, timeo);
 			if (err)
@@ -475,10 +488,7 @@ static int xtp_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 			sk->sk_shutdown |= SEND_SHUTDOWN;
 		}
 	}
-	if (xs->first_pending && !skb_queue_empty(&sk->sk_write_queue)) {
-		xs->first_pending = 0;
-		xtp_send_first(sk);
-	}
+	xtp_flush_first(sk);
 	xtp_push(sk);
 	xtp_teardown_step(sk);
 	goto out;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/filter.h>
@@ -508,6 +509,49 @@ TEST_F(pair, keepalive_probes_idle_peer)
 	/* The peer answered every probe: the association still works. */
 	ASSERT_EQ(4, send(self->c, "ping", 4, 0));
 	EXPECT_EQ(4, recv(self->s, buf, 4, MSG_WAITALL));
+}
+
+/*
+ * A blocking sendto() larger than SO_SNDBUF on an SDT socket, whose FIRST
+ * waits for the first data: the FIRST leaves with what fits instead of
+ * the writer waiting for room that only the FIRST's association can make.
+ * A child reads everything; the send completes whole within its timeout.
+ */
+TEST(deferred_first_larger_than_sndbuf)
+{
+	static char buf[262144], got[262144];
+	struct sockaddr_in sin = loopback(7013);
+	struct timeval tv = { .tv_sec = 20 };
+	int ls, c, sndbuf = 8192, sdt = XTP_ASSOC_SDT, status;
+	pid_t pid;
+
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = i * 13;
+	ls = listener(7013);
+	ASSERT_LE(0, ls);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int s = accept(ls, NULL, NULL);
+
+		setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		_exit(read_full(s, got, sizeof(got)) == sizeof(got) &&
+		      !memcmp(buf, got, sizeof(got)) ? 0 : 1);
+	}
+	c = xtp_socket();
+	ASSERT_LE(0, c);
+	ASSERT_EQ(0, setsockopt(c, SOL_SOCKET, SO_SNDBUF, &sndbuf,
+				sizeof(sndbuf)));
+	ASSERT_EQ(0, setsockopt(c, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)));
+	ASSERT_EQ(0, setsockopt(c, SOL_XTP, XTPSOCK_ASSOCTYPE, &sdt,
+				sizeof(sdt)));
+	EXPECT_EQ((ssize_t)sizeof(buf),
+		  sendto(c, buf, sizeof(buf), MSG_XTP_WCLOSE,
+			 (struct sockaddr *)&sin, sizeof(sin)));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(c);
+	close(ls);
 }
 
 TEST(small_rcvbuf_flow_control)
