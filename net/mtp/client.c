@@ -101,7 +101,8 @@ struct mtp_range {
  * @start: start time
  * @seq: subrequests sent; its low 16 bits, never 0, are the latest tag
  * @reorder: early loss depth (net.mtp.reorder), doubled by duplicates
- * @tag_sent: send time of each recent tag, 0 if ambiguous
+ * @tag_sent: send time of each recent tag, 0 if ambiguous or already
+ *	measured
  * @resp: error, response, action, flag of the latest response
  * @requests: request datagrams sent
  * @repeats: of those, repeats
@@ -838,6 +839,12 @@ static void mtp_txn_rtt(struct mtp_ctxn *t, u16 tag)
 	/* Tags wrap: ignore a tag that is not among the recent ones. */
 	if ((u16)((u16)t->seq - tag) >= MTP_TAGS)
 		return;
+	/*
+	 * One sample per request: the first datagram of its answer.  The
+	 * later ones also waited for the earlier ones to be sent, and a
+	 * duplicate measures nothing.
+	 */
+	t->tag_sent[tag % MTP_TAGS] = 0;
 	us = ktime_us_delta(ktime_get(), sent);
 	if (us < 0)
 		return;
