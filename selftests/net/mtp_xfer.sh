@@ -65,7 +65,7 @@ field() { echo "$stats" | sed -n "s/.* $1 \([0-9]*\).*/\1/p"; }
 
 ktap_print_header
 ncases=$(echo $CASES | wc -w)
-ktap_set_plan $((9 + ncases * 2 + 5))
+ktap_set_plan $((10 + ncases * 2 + 5))
 
 mkdir -p "$out/files" "$out/got"
 for s in $(echo $CASES | tr ' ' '\n' | cut -d: -f2 | sort -u) 1m $BIG; do
@@ -105,7 +105,24 @@ ktap_check "mtping -s answers and prints the request" \
 kill $ppid_ 2>/dev/null
 wait $ppid_ 2>/dev/null
 ppid_=
+# Nothing listens on 8081: the kernel's ICMP port unreachable ends the
+# transaction at once (InUnreach).  With the datagrams dropped silently
+# instead, it expires after its repeats.
 o=$(ns_c "$B/mtping" $S 8081 2>&1)
+echo "$o" | sed 's/^/# /'
+ktap_check "mtping reports a port that refuses (ICMP port unreachable)" \
+	'echo "$o" | grep -q "^Ping failed: Server address is not valid" &&
+	 echo "$o" | grep -qP "^\tafter 0 repeats$"'
+ns_s nft -f - <<-EOF
+	table ip silent {
+		chain in {
+			type filter hook input priority 0;
+			udp dport 8081 drop
+		}
+	}
+EOF
+o=$(ns_c "$B/mtping" $S 8081 2>&1)
+ns_s nft delete table ip silent
 echo "$o" | sed 's/^/# /'
 ktap_check "mtping reports a server that does not answer" \
 	'echo "$o" | grep -q "^Ping failed: Request expired without valid response" &&

@@ -33,6 +33,8 @@ static const char *mtp_error_text(int error, int response)
 	case MTP_ERR_NET:
 		if (response == MTP_ERR_NET_EXPIRE)
 			return "Request expired without valid response";
+		if (response == MTP_ERR_NET_SERVER)
+			return "Server address is not valid";
 		break;
 	case MTP_ERR_APP:
 		if (response == MTP_ERR_APP_ACTION)
