@@ -41,10 +41,10 @@ mtp_register_sysctl(struct net *net, const char *path,
  */
 static inline void mtp_udp_tunnel_xmit(struct rtable *rt, struct sock *sk,
 				       struct sk_buff *skb, __be32 src,
-				       __be32 dst, u8 ttl, __be16 sport,
-				       __be16 dport)
+				       __be32 dst, u8 tos, u8 ttl, __be16 df,
+				       __be16 sport, __be16 dport)
 {
-	udp_tunnel_xmit_skb(rt, sk, skb, src, dst, 0, ttl, 0, sport, dport,
+	udp_tunnel_xmit_skb(rt, sk, skb, src, dst, tos, ttl, df, sport, dport,
 			    false, false);
 }
 

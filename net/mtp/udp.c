@@ -278,7 +278,11 @@ struct sk_buff *mtp_alloc_msg(const struct mtp_wire_msg *m, const void *data,
  */
 void mtp_xmit_list(struct mtp_sock *ms, struct sk_buff_head *q)
 {
-	struct net *net = sock_net(mtp_to_sk(ms));
+	struct sock *sk = mtp_to_sk(ms);
+	struct inet_sock *inet = inet_sk(sk);
+	struct net *net = sock_net(sk);
+	u8 tos = READ_ONCE(inet->tos);
+	int ttl = READ_ONCE(inet->uc_ttl);
 	struct rtable *rt = NULL;
 	struct socket *usock;
 	struct flowi4 fl4;
@@ -301,11 +305,12 @@ void mtp_xmit_list(struct mtp_sock *ms, struct sk_buff_head *q)
 		if (!rt || daddr != last || dport != lport) {
 			if (rt)
 				ip_rt_put(rt);
+			/* The MTP socket's mark and TOS choose the route. */
 			memset(&fl4, 0, sizeof(fl4));
-			rt = ip_route_output_ports(net, &fl4, usock->sk, daddr,
+			rt = ip_route_output_ports(net, &fl4, sk, daddr,
 						   ms->inet.inet_rcv_saddr,
 						   dport, ms->inet.inet_sport,
-						   IPPROTO_UDP, 0,
+						   IPPROTO_UDP, RT_TOS(tos),
 						   usock->sk->sk_bound_dev_if);
 			if (IS_ERR(rt)) {
 				rt = NULL;
@@ -316,9 +321,22 @@ void mtp_xmit_list(struct mtp_sock *ms, struct sk_buff_head *q)
 			last = daddr;
 			lport = dport;
 		}
+		/*
+		 * What the application set on the MTP socket (SO_MARK,
+		 * SO_PRIORITY, IP_TOS, IP_TTL) applies to its datagrams.
+		 * DF on every one that fits the route: a smaller hop then
+		 * says so (ICMP, which UDP's error path stores in the route)
+		 * instead of fragmenting it; one that no longer fits a
+		 * lowered path MTU is fragmented rather than lost.
+		 */
+		skb->mark = READ_ONCE(sk->sk_mark);
+		skb->priority = READ_ONCE(sk->sk_priority);
 		dst_hold(&rt->dst);
-		mtp_udp_tunnel_xmit(rt, usock->sk, skb, fl4.saddr, daddr,
-				    ip4_dst_hoplimit(&rt->dst),
+		mtp_udp_tunnel_xmit(rt, usock->sk, skb, fl4.saddr, daddr, tos,
+				    ttl >= 0 ? ttl : ip4_dst_hoplimit(&rt->dst),
+				    skb->len + sizeof(struct iphdr) +
+				    sizeof(struct udphdr) <= dst_mtu(&rt->dst) ?
+				    htons(IP_DF) : 0,
 				    ms->inet.inet_sport, dport);
 	}
 	if (rt)

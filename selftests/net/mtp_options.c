@@ -1639,6 +1639,81 @@ TEST_F(ns, icmp_port_unreachable)
 	EXPECT_EQ(u0 + 1 + dead, mtp_snmp("InUnreach"));
 }
 
+/* Packets nft's counter "mtpmark" has seen (-1 if nft fails). */
+static long nft_marked(void)
+{
+	char line[256];
+	long n = -1;
+	FILE *f = popen("nft list counter ip mtpopt mtpmark 2>/dev/null", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " packets %ld", &n) == 1)
+			break;
+	pclose(f);
+	return n;
+}
+
+/*
+ * What the application sets on the MTP socket reaches its datagrams:
+ * IP_TOS and IP_TTL, and DF on a datagram that fits the route (a raw
+ * socket sees the request's IP header); SO_MARK and SO_PRIORITY (nft
+ * counts output with mark 0x2a and priority 0:6).
+ */
+TEST_F(ns, ip_options_and_df)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP,
+				 .flags = MTP_REQ_SINGLE,
+				 .repeat = 20000, .expire = 30000 };
+	struct sockaddr_in ss, cs;
+	unsigned char pkt[2048];
+	int u = udp_bound(&ss), cli = mtp_bound(&cs), tos = 0x10, ttl = 7;
+	int raw = socket(AF_INET, SOCK_RAW, IPPROTO_UDP), i, seen = 0;
+	int mark = 0x2a, prio = 6;
+
+	ASSERT_LE(0, u);
+	ASSERT_LE(0, cli);
+	ASSERT_LE(0, raw);
+	ASSERT_EQ(0, system("nft -f - <<'EOF'\n"
+			    "table ip mtpopt {\n"
+			    " counter mtpmark { }\n"
+			    " chain out {\n"
+			    "  type filter hook output priority 0;\n"
+			    "  meta mark 0x2a meta priority 0:6 "
+			    "udp dport != 0 counter name mtpmark\n"
+			    " }\n"
+			    "}\n"
+			    "EOF"));
+	ASSERT_EQ(0, nft_marked());
+	ASSERT_EQ(0, setsockopt(cli, SOL_IP, IP_TOS, &tos, sizeof(tos)));
+	ASSERT_EQ(0, setsockopt(cli, SOL_IP, IP_TTL, &ttl, sizeof(ttl)));
+	ASSERT_EQ(0, setsockopt(cli, SOL_SOCKET, SO_MARK, &mark,
+				sizeof(mark)));
+	ASSERT_EQ(0, setsockopt(cli, SOL_SOCKET, SO_PRIORITY, &prio,
+				sizeof(prio)));
+	ASSERT_EQ(3, mtp_request(cli, &ss, &r, "tos", 3));
+	for (i = 0; i < 20 && !seen; i++) {
+		struct pollfd p = { raw, POLLIN, 0 };
+		ssize_t n;
+
+		if (poll(&p, 1, 500) != 1)
+			continue;
+		n = recv(raw, pkt, sizeof(pkt), 0);
+		if (n < 28 || memcmp(pkt + 20 + 2, &ss.sin_port, 2))
+			continue;
+		seen = 1;
+		EXPECT_EQ(0x10, pkt[1]);		/* TOS */
+		EXPECT_EQ(7, pkt[8]);			/* TTL */
+		EXPECT_TRUE(pkt[6] & 0x40);		/* DF */
+	}
+	EXPECT_TRUE(seen);
+	EXPECT_EQ(1, nft_marked());
+	close(raw);
+	close(cli);
+	close(u);
+}
+
 /* ---- client side ------------------------------------------------------------ */
 
 /*
