@@ -174,6 +174,22 @@ VISIBLE_IF_KUNIT bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 EXPORT_SYMBOL_IF_KUNIT(xtp_queue_data);
 
 /*
+ * Acknowledged data made room: wake a writer that ran out of it (it set
+ * SOCK_NOSPACE, in sendmsg() or poll()), and nobody else.  The wait
+ * queue is shared with readers, whom every ACK would wake otherwise.
+ */
+static void xtp_write_space(struct sock *sk)
+{
+	struct socket *sock = sk->sk_socket;
+
+	if (sock && test_bit(SOCK_NOSPACE, &sock->flags) &&
+	    READ_ONCE(sk->sk_wmem_queued) < READ_ONCE(sk->sk_sndbuf)) {
+		clear_bit(SOCK_NOSPACE, &sock->flags);
+		sk->sk_write_space(sk);
+	}
+}
+
+/*
  * Acknowledgment, allocation and spans from a control segment.  The
  * window grows by the bytes RSEQ covers anew (byte counting), except
  * during a handshake.
@@ -197,7 +213,7 @@ static void xtp_ack(struct sock *sk, const struct xtp_wire_pkt *pkt)
 			xtp_rtx_unlink(sk, skb);
 		if (!xs->in_handshake)
 			xs->cc_ops->acked(sk, acked);
-		sk->sk_write_space(sk);
+		xtp_write_space(sk);
 	}
 	if (pkt->ctl.alloc > xs->snd_alloc) {
 		xs->snd_alloc = pkt->ctl.alloc;
@@ -240,6 +256,10 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 	u32 opt = pkt->hdr.options;
 	bool sreq = opt & XTP_CMD_SREQ;
 	bool edge = opt & XTP_CMD_EDGE;
+	/* What a reader (recvmsg, poll) sees: wake it when that changes. */
+	u64 rcv_nxt = xs->rcv_nxt;
+	u8 shutdown = sk->sk_shutdown;
+	bool closes = xs->wclose_rcvd || xs->rclose_rcvd;
 
 	if (sreq)
 		xs->echo = pkt->hdr.sync;
@@ -275,7 +295,9 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 		xtp_ctx_done(sk, xs->wclose_rcvd ? 0 : ECONNRESET);
 		return;
 	}
-	sk->sk_data_ready(sk);
+	if (xs->rcv_nxt != rcv_nxt || sk->sk_shutdown != shutdown ||
+	    (xs->wclose_rcvd || xs->rclose_rcvd) != closes)
+		sk->sk_data_ready(sk);
 	xtp_push(sk);
 	/* Any control packet we send now carries the ECHO that answers. */
 	xs->ctl_sent = 0;

@@ -42,6 +42,12 @@ static int xtp_init_sock(struct sock *sk)
 	sk->sk_rcvbuf = XTP_DEFAULT_RCVBUF;
 	xs->rcv_wnd = XTP_DEFAULT_WINDOW;
 	sock_set_flag(sk, SOCK_RCU_FREE);
+	/*
+	 * Room comes from acknowledgements (xtp_write_space()), not from
+	 * freed transmissions: sock_wfree() would wake the wait queue,
+	 * readers included, for every packet sent.
+	 */
+	sock_set_flag(sk, SOCK_USE_WRITE_QUEUE);
 	xtp_ctx_init(sk);
 	XTP_INC_STATS(sock_net(sk), XTP_MIB_CURRSOCKETS);
 	return 0;

@@ -11,6 +11,8 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -550,6 +552,100 @@ TEST(deferred_first_larger_than_sndbuf)
 			 (struct sockaddr *)&sin, sizeof(sin)));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(c);
+	close(ls);
+}
+
+/* Voluntary context switches of process PID so far, or -1. */
+static long ctxt_switches(pid_t pid)
+{
+	char path[64], line[128];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/* Has process PID gone to sleep (state S) within 5 s? */
+static bool sleeping(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	int i, fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (i = 0; i < 500; i++) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return false;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = 0;
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'S')
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/*
+ * Acknowledgements are not reader events: a process blocked in recv() on
+ * a socket that only sends (2 MB, hundreds of ACKs coming back) is not
+ * woken by them; before, every ACK woke it to find nothing and sleep
+ * again.  The send buffer holds all 2 MB, so no writer waits for room
+ * (waking a writer wakes the shared wait queue, as TCP's does).
+ */
+TEST(acks_do_not_wake_readers)
+{
+	static char buf[65536];
+	int ls, c, s, i, status, sndbuf = 4 << 20;
+	pid_t reader, drain;
+	long v0, v1;
+
+	ls = listener(7014);
+	ASSERT_LE(0, ls);
+	c = xtp_socket();
+	ASSERT_LE(0, c);
+	ASSERT_EQ(0, setsockopt(c, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf,
+				sizeof(sndbuf)));
+	ASSERT_EQ(0, connect_to(c, 7014));
+	s = accept(ls, NULL, NULL);
+	ASSERT_LE(0, s);
+	reader = fork();
+	ASSERT_LE(0, reader);
+	if (reader == 0)
+		_exit(recv(c, buf, 1, 0) == 1 ? 0 : 1);
+	drain = fork();
+	ASSERT_LE(0, drain);
+	if (drain == 0) {
+		long total = 0;
+		ssize_t n;
+
+		while ((n = recv(s, buf, sizeof(buf), 0)) > 0)
+			total += n;
+		_exit(total == 32L * sizeof(buf) ? 0 : 1);
+	}
+	ASSERT_TRUE(sleeping(reader));
+	v0 = ctxt_switches(reader);
+	for (i = 0; i < 32; i++)
+		ASSERT_EQ((ssize_t)sizeof(buf), send(c, buf, sizeof(buf), 0));
+	ASSERT_EQ(0, shutdown(c, SHUT_WR));
+	ASSERT_EQ(drain, waitpid(drain, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	v1 = ctxt_switches(reader);
+	TH_LOG("reader woken %ld times by 2 MB of ACKs", v1 - v0);
+	EXPECT_LE(v1 - v0, 2);
+	kill(reader, SIGKILL);
+	waitpid(reader, &status, 0);
+	close(s);
 	close(c);
 	close(ls);
 }
