@@ -764,8 +764,10 @@ static void xtp_close(struct sock *sk, long timeout)
 		xtp_abort(sk, 0);
 	} else if (!xs->end_sent) {
 		xtp_close_outbound(sk);
-		if (!xs->released && !xs->end_sent)
+		if (!xs->released && !xs->end_sent) {
+			xs->close_una = xs->snd_una;
 			xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
+		}
 		if (timeout && sock_flag(sk, SOCK_LINGER)) {
 			DEFINE_WAIT_FUNC(wait, woken_wake_function);
 

@@ -180,12 +180,22 @@ static void xtp_ctimeout_fire(struct sock *sk)
 	} else if (xs->end_delay) {
 		xs->end_delay = 0;
 		xtp_send_end(sk);
+	} else if (sock_flag(sk, SOCK_DEAD) &&
+		   sk->sk_state == TCP_ESTABLISHED &&
+		   xs->snd_una != xs->close_una) {
+		/*
+		 * Closed, and the peer has not finished closing, but it still
+		 * takes our data (probing a closed window in between): as an
+		 * orphaned TCP socket keeps sending, give it another CTIMEOUT.
+		 */
+		xs->close_una = xs->snd_una;
+		xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
 	} else if (sk->sk_state == TCP_SYN_SENT || xs->in_handshake) {
 		if (xs->in_handshake)
 			XTP_INC_STATS(sock_net(sk), XTP_MIB_HANDSHAKEFAILS);
 		xtp_abort(sk, ETIMEDOUT);
 	} else if (sock_flag(sk, SOCK_DEAD)) {
-		/* The peer never finished closing: give up the orphan. */
+		/* An orphan that made no progress: give it up. */
 		xtp_abort(sk, 0);
 	}
 }

@@ -212,6 +212,8 @@ struct xtp_rtt_slot {
  * @wclose_implied: our outbound closed because the peer's FIRST said it
  *	will not receive (FILETRANSFER); it does not make us the closer
  * @snd_una: lowest sequence number not acknowledged (peer's RSEQ)
+ * @close_una: @snd_una when the closed context's CTIMEOUT was last armed:
+ *	an orphan that still makes progress is not given up
  * @snd_nxt: next sequence number to send
  * @snd_alloc: peer's ALLOC: we must not send this sequence number
  * @snd_queued: bytes in the write queue
@@ -319,6 +321,7 @@ struct xtp_sock {
 	    app_limited:1;
 
 	u64 snd_una;
+	u64 close_una;
 	u64 snd_nxt;
 	u64 snd_alloc;
 	u32 snd_queued;

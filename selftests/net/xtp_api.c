@@ -650,6 +650,52 @@ TEST(acks_do_not_wake_readers)
 	close(ls);
 }
 
+/*
+ * A closed sender whose data is still flowing is not given up at
+ * CTIMEOUT: with CTIMEOUT 1 s, 200 KB written and closed at once, and a
+ * reader that takes 4 KB every 100 ms (about 5 s), the reader still gets
+ * all of it and then the end of the stream.
+ */
+TEST(orphan_with_progress_outlives_ctimeout)
+{
+	static char buf[200000], got[200000];
+	int ls, c, s, rcvbuf = 4608, sndbuf = 1 << 20, ctimeout = 1000;
+	struct timeval tv = { .tv_sec = 30 };
+	size_t n = 0;
+	ssize_t r;
+
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = i * 11;
+	ls = listener(7015);
+	ASSERT_LE(0, ls);
+	ASSERT_EQ(0, setsockopt(ls, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+				sizeof(rcvbuf)));
+	c = xtp_socket();
+	ASSERT_LE(0, c);
+	ASSERT_EQ(0, setsockopt(c, SOL_SOCKET, SO_SNDBUF, &sndbuf,
+				sizeof(sndbuf)));
+	ASSERT_EQ(0, setsockopt(c, SOL_XTP, XTPSOCK_CTIMEOUT_TMO, &ctimeout,
+				sizeof(ctimeout)));
+	ASSERT_EQ(0, connect_to(c, 7015));
+	s = accept(ls, NULL, NULL);
+	ASSERT_LE(0, s);
+	ASSERT_EQ(0, setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
+	ASSERT_EQ((ssize_t)sizeof(buf), send(c, buf, sizeof(buf), 0));
+	close(c);
+	while (n < sizeof(got)) {
+		r = recv(s, got + n, 4096, 0);
+		if (r <= 0)
+			break;
+		n += r;
+		usleep(100000);
+	}
+	EXPECT_EQ(sizeof(got), n);
+	EXPECT_EQ(0, memcmp(buf, got, n));
+	EXPECT_EQ(0, recv(s, got, 1, 0));
+	close(s);
+	close(ls);
+}
+
 TEST(small_rcvbuf_flow_control)
 {
 	int ls, c, s, rcvbuf = 4608;
