@@ -656,8 +656,10 @@ drop:
  * refuses for good (protocol unreachable, as from a host without XTP,
  * port unreachable or administratively prohibited: the codes TCP treats
  * as hard errors in SYN-SENT), connect() fails now with TCP's errno
- * instead of after the handshake's retries.  Whoever forges the error
- * must know the key.  Other errors are only counted.
+ * instead of after the handshake's retries; if connect() still owns the
+ * socket (on a fast path the error can come back while it sends), at
+ * its release_sock().  Whoever forges the error must know the key.
+ * Other errors are only counted.
  */
 static int xtp_err(struct sk_buff *skb, u32 info)
 {
@@ -688,11 +690,15 @@ static int xtp_err(struct sk_buff *skb, u32 info)
 	    inet_sk(sk)->inet_daddr == iph->daddr) {
 		int err = icmp_err_convert[code].errno;
 
-		/* Owned: the next FIRST's error finds the socket free. */
-		if (sock_owned_by_user(sk))
-			WRITE_ONCE(sk->sk_err_soft, err);
-		else
+		/* Owned (connect() is still sending): at release_sock(). */
+		if (!sock_owned_by_user(sk)) {
 			xtp_abort(sk, err);
+		} else {
+			WRITE_ONCE(sk->sk_err_soft, err);
+			if (!test_and_set_bit(XTP_DEFER_UNREACH,
+					      &xtp_sk(sk)->deferred))
+				sock_hold(sk);
+		}
 	}
 	bh_unlock_sock(sk);
 	sock_put(sk);

@@ -301,6 +301,12 @@ void xtp_release_cb(struct sock *sk)
 		xtp_push(sk);
 		__sock_put(sk);
 	}
+	/* xtp_err(): the handshake's destination refused it for good. */
+	if (test_and_clear_bit(XTP_DEFER_UNREACH, &xs->deferred)) {
+		if (sk->sk_state == TCP_SYN_SENT && sk->sk_err_soft)
+			xtp_abort(sk, sk->sk_err_soft);
+		__sock_put(sk);
+	}
 }
 
 void xtp_ctimeout_arm(struct sock *sk, u32 ms)

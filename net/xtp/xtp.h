@@ -140,12 +140,16 @@ struct xtp_skb_cb {
 
 #define XTP_SKB_CB(skb) ((struct xtp_skb_cb *)(skb)->cb)
 
-/* Bits of xtp_sock.deferred: timer work that found the socket owned. */
+/*
+ * Bits of xtp_sock.deferred: timer work, and an ICMP error refusing the
+ * handshake, that found the socket owned.
+ */
 enum {
 	XTP_DEFER_WTIMER,
 	XTP_DEFER_CTIMEOUT,
 	XTP_DEFER_CTIMER,
 	XTP_DEFER_PUSH,
+	XTP_DEFER_UNREACH,
 };
 
 struct xtp_cc_ops;

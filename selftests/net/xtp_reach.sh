@@ -28,9 +28,10 @@ trap xtp_ns_cleanup EXIT
 icmp0=$(snmp_get InIcmpErrors "$NS_C")
 
 # try TYPE ERRNO_TEXT: reject XTP with icmp TYPE, connect, and check the
-# error and the time it took (ms in $el).
+# error, the time it took (ms in $el) and the packets the client sent
+# ($sent: the FIRST alone, no retransmission after the first WTIMER).
 try() {
-	local type=$1 want=$2 t0
+	local type=$1 want=$2 t0 out0
 
 	ip netns exec "$NS_S" nft -f - <<-NFT
 		flush ruleset
@@ -41,19 +42,21 @@ try() {
 			}
 		}
 	NFT
+	out0=$(snmp_get OutPkts "$NS_C")
 	t0=$(now_ms)
 	timeout 60 ip netns exec "$NS_C" "$PEER" client -T 60 198.18.0.2 9999 \
 		</dev/null >"$OUT/$type.out" 2>&1
 	el=$(($(now_ms) - t0))
+	sent=$(($(snmp_get OutPkts "$NS_C") - out0))
 	grep -q "error: connect: $want" "$OUT/$type.out"
 }
 
 try prot-unreachable "Protocol not available"
-ktap_check "protocol unreachable: connect() fails with ENOPROTOOPT in $el ms ($(cat "$OUT/prot-unreachable.out"))" \
-	'[ $? -eq 0 ] && [ $el -lt 5000 ]'
+ktap_check "protocol unreachable: connect() fails with ENOPROTOOPT in $el ms after $sent packet ($(cat "$OUT/prot-unreachable.out"))" \
+	'[ $? -eq 0 ] && [ $el -lt 5000 ] && [ $sent -eq 1 ]'
 try port-unreachable "Connection refused"
-ktap_check "port unreachable: connect() fails with ECONNREFUSED in $el ms ($(cat "$OUT/port-unreachable.out"))" \
-	'[ $? -eq 0 ] && [ $el -lt 5000 ]'
+ktap_check "port unreachable: connect() fails with ECONNREFUSED in $el ms after $sent packet ($(cat "$OUT/port-unreachable.out"))" \
+	'[ $? -eq 0 ] && [ $el -lt 5000 ] && [ $sent -eq 1 ]'
 ktap_check "both counted in InIcmpErrors (+$(($(snmp_get InIcmpErrors "$NS_C") - icmp0)))" \
 	'[ "$(snmp_get InIcmpErrors "$NS_C")" -ge $((icmp0 + 2)) ]'
 
