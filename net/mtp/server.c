@@ -911,11 +911,10 @@ drop:
 }
 
 /*
- * A single-datagram or error answer larger than the client may get before
- * it is validated: keep it (within the socket's cache bytes) and send the
- * client our token; the request repeated with the token takes the answer
- * (mtp_server_held()).  Without room the answer is dropped, and the
- * validated repeat asks the application again.  Takes @buf.
+ * The application answered @r with a single-datagram or error answer of
+ * @n bytes at @buf: keep it in @r (mtp_server_held() serves it), within
+ * the socket's cache bytes.  Return: true if @buf is now @r's, false if
+ * there was no room (@buf is still the caller's).
  */
 static bool mtp_srec_keep(struct mtp_sock *ms, struct mtp_srec *r,
 			  const struct mtp_wire_msg *req,
@@ -938,6 +937,13 @@ static bool mtp_srec_keep(struct mtp_sock *ms, struct mtp_srec *r,
 	return true;
 }
 
+/*
+ * A single-datagram or error answer larger than the client may get before
+ * it is validated: keep it (mtp_srec_keep()) and send the client our
+ * token; the request repeated with the token takes the answer
+ * (mtp_server_held()).  Without room the answer is dropped, and the
+ * validated repeat asks the application again.  Takes @buf.
+ */
 static void mtp_server_hold(struct mtp_sock *ms, struct mtp_srec *r,
 			    const struct mtp_wire_msg *req,
 			    const struct mtp_response *resp, u8 *buf, u32 n,
