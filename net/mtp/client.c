@@ -1444,6 +1444,31 @@ void mtp_client_unreach(struct mtp_sock *ms, __be32 daddr, __be16 dport,
 }
 
 /**
+ * mtp_client_seq_show() - one line per client transaction of @ms
+ * @seq: /proc/net/mtp/transactions
+ * @ms: socket; the caller holds &mtp_net.socks_lock with BHs off
+ */
+void mtp_client_seq_show(struct seq_file *seq, struct mtp_sock *ms)
+{
+	static const char *const state[] = {
+		[MTP_TS_FIRST] = "FIRST", [MTP_TS_FLOWING] = "FLOWING",
+		[MTP_TS_CLOSING] = "CLOSING", [MTP_TS_DONE] = "DONE",
+	};
+	struct mtp_ctxn *t;
+	int bkt;
+
+	spin_lock(&ms->lock);
+	hash_for_each(ms->ctxn, bkt, t, hnode)
+		seq_printf(seq, "%pI4:%u %pI4:%u %08x %s %llu %u %u %u %u %u %u\n",
+			   &ms->inet.inet_rcv_saddr, ntohs(ms->inet.inet_sport),
+			   &t->daddr, ntohs(t->dport), t->reqid,
+			   state[t->state], t->next - t->address,
+			   t->flow.window, t->flow.dgram, mtp_rtt_avg(&t->rtt),
+			   t->rtt.min_us, t->requests, t->repeats);
+	spin_unlock(&ms->lock);
+}
+
+/**
  * mtp_client_info() - the current state of a transaction, for MTP_INFO
  * @ms: socket
  * @reqid: transaction

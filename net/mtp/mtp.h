@@ -21,16 +21,21 @@
  * 2. &mtp_sock.lock (spinlock, BH-safe).  Protects the transaction state:
  *    the client transactions (&mtp_sock.ctxn, nctxn and every struct
  *    mtp_ctxn, its ranges and out-of-order data), the server records and
- *    their answer cache (&mtp_sock.srec, srec_lru, srec_app, nsrec, cached) and the
- *    settings below them (idstr, kping, srv_limit).  Input takes it from
- *    softirq with spin_lock() (mtp_input(), via the UDP socket's
- *    encap_rcv); process context and timers take spin_lock_bh().  Code
+ *    their answer cache (&mtp_sock.srec, srec_lru, srec_app, nsrec,
+ *    cached) and the settings below them (idstr, kping, srv_limit).
+ *    Input takes it from softirq with spin_lock() (mtp_input(), via the
+ *    UDP socket's encap_rcv); process context and timers take
+ *    spin_lock_bh().  Code
  *    under it never sleeps, allocates with GFP_ATOMIC, and never
  *    transmits: datagrams are collected on a private sk_buff_head and
  *    sent by mtp_xmit_list() after the unlock, because output on loopback
  *    (or an ICMP error) can re-enter our input in the same context.
  *    &mtp_sock.closing, set under it by close(), stops input that finds
  *    the socket after the UDP socket was released.
+ *
+ * &mtp_net.socks_lock (BH-safe) guards the namespace's list of sockets:
+ * init and destroy take it alone; the /proc readers hold it while they
+ * take each socket's &mtp_sock.lock, so it comes before that lock.
  *
  * 3. sk_receive_queue.lock (irq-safe, taken by skb_queue_tail() and
  *    friends).  Innermost: mtp_queue_rcv() appends under &mtp_sock.lock.
@@ -62,6 +67,7 @@
 #include <linux/hashtable.h>
 #include <linux/ktime.h>
 #include <linux/ratelimit.h>
+#include <linux/seq_file.h>
 #include <linux/siphash.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
@@ -188,6 +194,8 @@ struct mtp_mib {
  * struct mtp_net - MTP state of one network namespace
  * @mib: per-CPU counters, folded when read
  * @sysctl: the net.mtp table
+ * @socks: the namespace's MTP sockets, for /proc/net/mtp
+ * @socks_lock: protects @socks; taken before any &mtp_sock.lock
  * @repeat_ms: default initial repeat interval
  * @repeat_min_ms: floor of the repeat interval
  * @expire_ms: default expiry
@@ -204,6 +212,8 @@ struct mtp_mib {
 struct mtp_net {
 	struct mtp_mib __percpu *mib;
 	struct ctl_table_header *sysctl;
+	struct hlist_head socks;
+	spinlock_t socks_lock;	/* protects @socks */
 	int repeat_ms;
 	int repeat_min_ms;
 	int expire_ms;
@@ -227,6 +237,7 @@ struct mtp_net {
  * @udp: the kernel UDP socket on our port, set and cleared under
  *	lock_sock(), read under RCU
  * @closing: the socket is being closed; no new work
+ * @net_node: entry in &mtp_net.socks
  * @reqid_ctr: counts client transactions; mtp_reqid_next() turns it
  *	into their ids
  * @reqid_key: secret of that permutation
@@ -254,6 +265,7 @@ struct mtp_sock {
 	spinlock_t lock;	/* see above */
 	struct socket *udp;
 	bool closing;
+	struct hlist_node net_node;
 	u32 reqid_ctr;
 	u32 last_reqid;
 	siphash_key_t reqid_key;
@@ -362,6 +374,7 @@ int mtp_client_abort(struct mtp_sock *ms, u32 reqid, u32 level);
 void mtp_client_info(struct mtp_sock *ms, u32 reqid, struct mtp_info *info);
 void mtp_client_kick(struct mtp_sock *ms);
 void mtp_client_close(struct mtp_sock *ms);
+void mtp_client_seq_show(struct seq_file *seq, struct mtp_sock *ms);
 void mtp_client_unreach(struct mtp_sock *ms, __be32 daddr, __be16 dport,
 			u32 reqid);
 int mtp_client_init(void);

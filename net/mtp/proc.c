@@ -68,6 +68,69 @@ static int mtp_snmp_show(struct seq_file *seq, void *v)
 	return 0;
 }
 
+/* /proc/net/mtp/sockets: one line per MTP socket, under socks_lock. */
+static void *mtp_socks_start(struct seq_file *seq, loff_t *pos)
+	__acquires(&mtp_net(seq_file_net(seq))->socks_lock)
+{
+	struct mtp_net *mn = mtp_net(seq_file_net(seq));
+
+	spin_lock_bh(&mn->socks_lock);
+	return seq_hlist_start_head(&mn->socks, *pos);
+}
+
+static void *mtp_socks_next(struct seq_file *seq, void *v, loff_t *pos)
+{
+	return seq_hlist_next(v, &mtp_net(seq_file_net(seq))->socks, pos);
+}
+
+static void mtp_socks_stop(struct seq_file *seq, void *v)
+	__releases(&mtp_net(seq_file_net(seq))->socks_lock)
+{
+	spin_unlock_bh(&mtp_net(seq_file_net(seq))->socks_lock);
+}
+
+static int mtp_socks_show(struct seq_file *seq, void *v)
+{
+	struct mtp_sock *ms;
+	struct sock *sk;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(seq, "local_address txns records cached_bytes tx_queue rx_queue uid inode\n");
+		return 0;
+	}
+	ms = hlist_entry(v, struct mtp_sock, net_node);
+	sk = mtp_to_sk(ms);
+	seq_printf(seq, "%pI4:%u %u %u %zu %d %d %u %lu\n",
+		   &ms->inet.inet_rcv_saddr, ntohs(ms->inet.inet_sport),
+		   READ_ONCE(ms->nctxn), READ_ONCE(ms->nsrec),
+		   READ_ONCE(ms->cached), READ_ONCE(sk->sk_wmem_queued),
+		   sk_rmem_alloc_get(sk),
+		   from_kuid_munged(seq_user_ns(seq), sock_i_uid(sk)),
+		   sock_i_ino(sk));
+	return 0;
+}
+
+static const struct seq_operations mtp_socks_ops = {
+	.start	= mtp_socks_start,
+	.next	= mtp_socks_next,
+	.stop	= mtp_socks_stop,
+	.show	= mtp_socks_show,
+};
+
+/* /proc/net/mtp/transactions: one line per client transaction. */
+static int mtp_txns_show(struct seq_file *seq, void *v)
+{
+	struct mtp_net *mn = mtp_net(seq_file_single_net(seq));
+	struct mtp_sock *ms;
+
+	seq_puts(seq, "local_address remote_address reqid state received window dgram rtt_avg_us rtt_min_us requests repeats\n");
+	spin_lock_bh(&mn->socks_lock);
+	hlist_for_each_entry(ms, &mn->socks, net_node)
+		mtp_client_seq_show(seq, ms);
+	spin_unlock_bh(&mn->socks_lock);
+	return 0;
+}
+
 int mtp_proc_init_net(struct net *net)
 {
 	struct proc_dir_entry *dir;
@@ -75,7 +138,11 @@ int mtp_proc_init_net(struct net *net)
 	dir = proc_net_mkdir(net, "mtp", net->proc_net);
 	if (!dir)
 		return -ENOMEM;
-	if (!proc_create_net_single("snmp", 0444, dir, mtp_snmp_show, NULL)) {
+	if (!proc_create_net_single("snmp", 0444, dir, mtp_snmp_show, NULL) ||
+	    !proc_create_net("sockets", 0444, dir, &mtp_socks_ops,
+			     sizeof(struct seq_net_private)) ||
+	    !proc_create_net_single("transactions", 0444, dir, mtp_txns_show,
+				    NULL)) {
 		remove_proc_subtree("mtp", net->proc_net);
 		return -ENOMEM;
 	}

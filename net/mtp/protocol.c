@@ -29,6 +29,8 @@ static int __net_init mtp_net_init(struct net *net)
 	mn->mib = alloc_percpu(struct mtp_mib);
 	if (!mn->mib)
 		return -ENOMEM;
+	INIT_HLIST_HEAD(&mn->socks);
+	spin_lock_init(&mn->socks_lock);
 	err = mtp_sysctl_init_net(net);
 	if (err)
 		goto out_mib;

@@ -41,6 +41,7 @@ static void mtp_write_space(struct sock *sk)
 
 static int mtp_init_sock(struct sock *sk)
 {
+	struct mtp_net *mn = mtp_net(sock_net(sk));
 	struct mtp_sock *ms = mtp_sk(sk);
 
 	spin_lock_init(&ms->lock);
@@ -62,11 +63,19 @@ static int mtp_init_sock(struct sock *sk)
 	ms->idlen = sizeof(mtp_default_idstr) - 1;
 	memcpy(ms->idstr, mtp_default_idstr, ms->idlen);
 	MTP_INC_STATS(sock_net(sk), MTP_MIB_CURRSOCKETS);
+	spin_lock_bh(&mn->socks_lock);
+	hlist_add_head(&ms->net_node, &mn->socks);
+	spin_unlock_bh(&mn->socks_lock);
 	return 0;
 }
 
 static void mtp_destroy_sock(struct sock *sk)
 {
+	struct mtp_net *mn = mtp_net(sock_net(sk));
+
+	spin_lock_bh(&mn->socks_lock);
+	hlist_del_init(&mtp_sk(sk)->net_node);
+	spin_unlock_bh(&mn->socks_lock);
 	MTP_DEC_STATS(sock_net(sk), MTP_MIB_CURRSOCKETS);
 }
 

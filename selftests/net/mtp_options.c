@@ -19,6 +19,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1711,6 +1712,77 @@ TEST_F(ns, ip_options_and_df)
 	EXPECT_EQ(1, nft_marked());
 	close(raw);
 	close(cli);
+	close(u);
+}
+
+/* The line of /proc/net/mtp/FILE that starts with PREFIX, in LINE. */
+static bool proc_line(const char *file, const char *prefix, char *line,
+		      size_t len, int *nlines)
+{
+	char path[64];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/net/mtp/%s", file);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	*nlines = 0;
+	while (fgets(line, len, f)) {
+		(*nlines)++;
+		if (!strncmp(line, prefix, strlen(prefix))) {
+			found = true;
+			break;
+		}
+	}
+	while (found && fgets(path, sizeof(path), f))
+		(*nlines)++;
+	fclose(f);
+	return found;
+}
+
+/*
+ * /proc/net/mtp/sockets lists the namespace's MTP sockets (a header line,
+ * then address, transactions, records, cached bytes, queues, uid, inode);
+ * /proc/net/mtp/transactions lists client transactions (addresses, id,
+ * state, bytes received, window, datagram size, RTT, requests, repeats).
+ */
+TEST_F(ns, proc_sockets_and_transactions)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP, .repeat = 20000,
+				 .expire = 30000 };
+	struct sockaddr_in ss, cs, us;
+	char line[512], prefix[64], state[16];
+	unsigned int txns, recs, reqid, uid;
+	unsigned long ino;
+	struct stat st;
+	size_t cached;
+	int srv = mtp_bound(&ss), cli = mtp_bound(&cs), u = udp_bound(&us);
+	int n;
+
+	ASSERT_LE(0, srv);
+	ASSERT_LE(0, cli);
+	ASSERT_LE(0, u);
+	ASSERT_EQ(3, mtp_request(cli, &us, &r, "obj", 3));
+	ASSERT_EQ(0, fstat(cli, &st));
+	snprintf(prefix, sizeof(prefix), "127.0.0.1:%u ", ntohs(cs.sin_port));
+	ASSERT_TRUE(proc_line("sockets", prefix, line, sizeof(line), &n));
+	EXPECT_EQ(3, n);	/* header, client, server; not the UDP socket */
+	ASSERT_EQ(5, sscanf(line, "%*s %u %u %zu %*d %*d %u %lu", &txns,
+			    &recs, &cached, &uid, &ino));
+	EXPECT_EQ(1, txns);
+	EXPECT_EQ(0, recs);
+	EXPECT_EQ(getuid(), uid);
+	EXPECT_EQ(st.st_ino, ino);
+	ASSERT_TRUE(proc_line("transactions", prefix, line, sizeof(line), &n));
+	EXPECT_EQ(2, n);
+	ASSERT_EQ(2, sscanf(line, "%*s %*s %x %15s", &reqid, state));
+	EXPECT_EQ(last_reqid(cli), reqid);
+	EXPECT_STREQ("FIRST", state);
+	close(cli);
+	EXPECT_FALSE(proc_line("sockets", prefix, line, sizeof(line), &n));
+	EXPECT_EQ(2, n);
+	close(srv);
 	close(u);
 }
 
