@@ -37,6 +37,8 @@ int xtp_ctx_init_net(struct net *net)
 	spin_lock_init(&xn->port_lock);
 	for (i = 0; i < XTP_PORT_HASH_SIZE; i++)
 		INIT_HLIST_HEAD(&xn->ports[i]);
+	spin_lock_init(&xn->socks_lock);
+	INIT_HLIST_HEAD(&xn->socks);
 	return rhashtable_init(&xn->keys, &xtp_key_params);
 }
 
@@ -109,6 +111,34 @@ void xtp_ctx_init(struct sock *sk)
 	xs->snd_edge = 0;
 	xtp_timers_init(sk);
 	xtp_cc_start(sk);
+}
+
+/**
+ * xtp_ctx_track - count a new socket (or child) and list it for /proc
+ * @sk: the socket
+ */
+void xtp_ctx_track(struct sock *sk)
+{
+	struct xtp_net *xn = xtp_net(sock_net(sk));
+
+	XTP_INC_STATS(sock_net(sk), XTP_MIB_CURRSOCKETS);
+	spin_lock_bh(&xn->socks_lock);
+	hlist_add_head(&xtp_sk(sk)->net_node, &xn->socks);
+	spin_unlock_bh(&xn->socks_lock);
+}
+
+/**
+ * xtp_ctx_untrack - the socket is being destroyed
+ * @sk: the socket
+ */
+void xtp_ctx_untrack(struct sock *sk)
+{
+	struct xtp_net *xn = xtp_net(sock_net(sk));
+
+	spin_lock_bh(&xn->socks_lock);
+	hlist_del_init(&xtp_sk(sk)->net_node);
+	spin_unlock_bh(&xn->socks_lock);
+	XTP_DEC_STATS(sock_net(sk), XTP_MIB_CURRSOCKETS);
 }
 
 /**

@@ -391,7 +391,7 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 	}
 	xs = xtp_sk(child);
 	xtp_ctx_init(child);
-	XTP_INC_STATS(net, XTP_MIB_CURRSOCKETS);
+	xtp_ctx_track(child);
 	RCU_INIT_POINTER(inet_sk(child)->inet_opt, NULL);
 	inet_sk(child)->mc_list = NULL;
 	sk_node_init(&child->sk_bind_node);

@@ -55,6 +55,77 @@ static int xtp_snmp_show(struct seq_file *seq, void *v)
 	return 0;
 }
 
+/* /proc/net/xtp/contexts: one line per XTP socket, under socks_lock. */
+static void *xtp_socks_start(struct seq_file *seq, loff_t *pos)
+	__acquires(&xtp_net(seq_file_net(seq))->socks_lock)
+{
+	struct xtp_net *xn = xtp_net(seq_file_net(seq));
+
+	spin_lock_bh(&xn->socks_lock);
+	return seq_hlist_start_head(&xn->socks, *pos);
+}
+
+static void *xtp_socks_next(struct seq_file *seq, void *v, loff_t *pos)
+{
+	return seq_hlist_next(v, &xtp_net(seq_file_net(seq))->socks, pos);
+}
+
+static void xtp_socks_stop(struct seq_file *seq, void *v)
+	__releases(&xtp_net(seq_file_net(seq))->socks_lock)
+{
+	spin_unlock_bh(&xtp_net(seq_file_net(seq))->socks_lock);
+}
+
+/* The context's state in XTP's words (ZOMBIE is stored as TIME_WAIT). */
+static const char *xtp_state_name(const struct sock *sk)
+{
+	switch (READ_ONCE(sk->sk_state)) {
+	case TCP_LISTEN:
+		return "LISTEN";
+	case TCP_SYN_SENT:
+		return "FIRST_SENT";
+	case TCP_ESTABLISHED:
+		return "ACTIVE";
+	case TCP_TIME_WAIT:
+		return "ZOMBIE";
+	default:
+		return "CLOSED";
+	}
+}
+
+static int xtp_socks_show(struct seq_file *seq, void *v)
+{
+	struct xtp_sock *xs;
+	struct sock *sk;
+	__be32 saddr;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(seq, "local_address remote_address state key peer_key snd_una snd_nxt rcv_nxt tx_queue rx_queue uid inode\n");
+		return 0;
+	}
+	xs = hlist_entry(v, struct xtp_sock, net_node);
+	sk = &xs->inet.sk;
+	/* connect() picks the source address without binding to it. */
+	saddr = inet_sk(sk)->inet_saddr ?: sk->sk_rcv_saddr;
+	seq_printf(seq, "%pI4:%u %pI4:%u %s %016llx %016llx %llu %llu %llu %d %d %u %lu\n",
+		   &saddr, inet_sk(sk)->inet_num,
+		   &sk->sk_daddr, ntohs(sk->sk_dport), xtp_state_name(sk),
+		   READ_ONCE(xs->lkey), READ_ONCE(xs->pkey),
+		   READ_ONCE(xs->snd_una), READ_ONCE(xs->snd_nxt),
+		   READ_ONCE(xs->rcv_nxt), READ_ONCE(sk->sk_wmem_queued),
+		   sk_rmem_alloc_get(sk),
+		   from_kuid_munged(seq_user_ns(seq), sock_i_uid(sk)),
+		   sock_i_ino(sk));
+	return 0;
+}
+
+static const struct seq_operations xtp_socks_ops = {
+	.start	= xtp_socks_start,
+	.next	= xtp_socks_next,
+	.stop	= xtp_socks_stop,
+	.show	= xtp_socks_show,
+};
+
 int xtp_proc_init_net(struct net *net)
 {
 	struct proc_dir_entry *dir;
@@ -62,7 +133,9 @@ int xtp_proc_init_net(struct net *net)
 	dir = proc_net_mkdir(net, "xtp", net->proc_net);
 	if (!dir)
 		return -ENOMEM;
-	if (!proc_create_net_single("snmp", 0444, dir, xtp_snmp_show, NULL)) {
+	if (!proc_create_net_single("snmp", 0444, dir, xtp_snmp_show, NULL) ||
+	    !proc_create_net("contexts", 0444, dir, &xtp_socks_ops,
+			     sizeof(struct seq_net_private))) {
 		remove_proc_subtree("xtp", net->proc_net);
 		return -ENOMEM;
 	}

@@ -49,13 +49,13 @@ static int xtp_init_sock(struct sock *sk)
 	 */
 	sock_set_flag(sk, SOCK_USE_WRITE_QUEUE);
 	xtp_ctx_init(sk);
-	XTP_INC_STATS(sock_net(sk), XTP_MIB_CURRSOCKETS);
+	xtp_ctx_track(sk);
 	return 0;
 }
 
 static void xtp_destroy_sock(struct sock *sk)
 {
-	XTP_DEC_STATS(sock_net(sk), XTP_MIB_CURRSOCKETS);
+	xtp_ctx_untrack(sk);
 }
 
 /*

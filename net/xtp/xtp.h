@@ -106,6 +106,9 @@ struct xtp_mib {
  * @atm_count: entries in @atm, live and waiting out their replay timer
  * @port_lock: protects @ports
  * @ports: bound sockets by local port
+ * @socks: every XTP socket of the namespace, for /proc/net/xtp/contexts
+ * @socks_lock: protects @socks; no other lock is taken under it but the
+ *	sockets' sk_callback_lock (sock_i_uid(), sock_i_ino())
  * @msl_ms: maximum segment lifetime, sysctl net.xtp.msl_ms
  * @atm_max: cap on ATM entries, sysctl net.xtp.atm_max
  * @cc: default congestion controller (&enum xtp_cc), sysctl net.xtp.cc
@@ -118,6 +121,8 @@ struct xtp_net {
 	atomic_t atm_count;
 	spinlock_t port_lock;	/* protects ports */
 	struct hlist_head ports[XTP_PORT_HASH_SIZE];
+	struct hlist_head socks;
+	spinlock_t socks_lock;	/* protects socks */
 	int msl_ms;
 	int atm_max;
 	int cc;
@@ -174,6 +179,7 @@ struct xtp_rtt_slot {
  * @accept_queue: listener: accepted contexts not yet taken by accept()
  * @accept_node: child: entry in the listener's @accept_queue
  * @listener: child: the listener while queued (no reference)
+ * @net_node: entry in &xtp_net.socks
  * @assoc_type: &enum xtp_assoc_type
  * @teardown: &enum xtp_teardown
  * @service: &enum xtp_tts
@@ -278,6 +284,7 @@ struct xtp_sock {
 	struct list_head accept_queue;
 	struct list_head accept_node;
 	struct sock *listener;
+	struct hlist_node net_node;
 
 	u8 assoc_type;
 	u8 teardown;
@@ -485,6 +492,8 @@ void xtp_sysctl_exit_net(struct net *net);
 int xtp_ctx_init_net(struct net *net);
 void xtp_ctx_exit_net(struct net *net);
 void xtp_ctx_init(struct sock *sk);
+void xtp_ctx_track(struct sock *sk);
+void xtp_ctx_untrack(struct sock *sk);
 int xtp_key_insert(struct sock *sk);
 void xtp_key_remove(struct sock *sk);
 struct sock *xtp_key_lookup(struct net *net, u64 key);

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -168,6 +169,25 @@ TEST(listener_close_resets_unaccepted)
 	close(c2);
 }
 
+/* Enter a network namespace of its own, with loopback up. */
+static int own_netns(void)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int fd, err;
+
+	if (unshare(CLONE_NEWNET))
+		return -1;
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return -1;
+	err = ioctl(fd, SIOCGIFFLAGS, &ifr);
+	ifr.ifr_flags |= IFF_UP;
+	if (!err)
+		err = ioctl(fd, SIOCSIFFLAGS, &ifr);
+	close(fd);
+	return err;
+}
+
 /*
  * shutdown(SHUT_RD) on a listener, as on TCP's, stops it and resets the
  * associations waiting in its accept queue: their peers read ECONNRESET,
@@ -177,19 +197,12 @@ TEST(listener_close_resets_unaccepted)
 TEST(listener_shutdown_rd_resets_unaccepted)
 {
 	struct timeval tv = { .tv_sec = 5 };
-	struct ifreq ifr = { .ifr_name = "lo" };
-	int ls, c[3], i, fd;
+	int ls, c[3], i;
 	char buf[4];
 	long base;
 
 	/* A namespace of its own: no other test's contexts in the count. */
-	ASSERT_EQ(0, unshare(CLONE_NEWNET));
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ioctl(fd, SIOCGIFFLAGS, &ifr));
-	ifr.ifr_flags |= IFF_UP;
-	ASSERT_EQ(0, ioctl(fd, SIOCSIFFLAGS, &ifr));
-	close(fd);
+	ASSERT_EQ(0, own_netns());
 	base = xtp_snmp("CurrSockets");
 	ls = listener(7011);
 	ASSERT_LE(0, ls);
@@ -245,6 +258,73 @@ TEST(listener_socket_filter)
 	a = accept(ls, NULL, NULL);
 	EXPECT_LE(0, a);
 	close(a);
+	close(c);
+	close(ls);
+}
+
+/*
+ * /proc/net/xtp/contexts: a header, then one line per XTP socket of the
+ * namespace with its addresses, state, both keys, sequence numbers,
+ * queues, uid and inode.  A listener, a client and its accepted peer: the
+ * two ends show the same association from both sides, each one's key
+ * the other's peer key.
+ */
+TEST(proc_contexts)
+{
+	char line[512], la[32], ra[32], st[16], want[64];
+	unsigned long long key[2] = { 0 }, pkey[2] = { 0 };
+	unsigned long ino = 0, cino = 0;
+	int ls, c, s, n = 0, found = 0;
+	struct sockaddr_in cs;
+	socklen_t l = sizeof(cs);
+	struct stat sb;
+	FILE *f;
+
+	ASSERT_EQ(0, own_netns());
+	ls = listener(7016);
+	ASSERT_LE(0, ls);
+	c = xtp_socket();
+	ASSERT_LE(0, c);
+	ASSERT_EQ(0, connect_to(c, 7016));
+	s = accept(ls, NULL, NULL);
+	ASSERT_LE(0, s);
+	ASSERT_EQ(0, getsockname(c, (struct sockaddr *)&cs, &l));
+	ASSERT_EQ(0, fstat(c, &sb));
+	snprintf(want, sizeof(want), "127.0.0.1:%u", ntohs(cs.sin_port));
+	f = fopen("/proc/net/xtp/contexts", "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long k, pk;
+
+		if (n++ == 0)
+			continue;
+		ASSERT_EQ(6, sscanf(line, "%31s %31s %15s %llx %llx %*u %*u %*u %*d %*d %*u %lu",
+				    la, ra, st, &k, &pk, &ino));
+		if (!strcmp(st, "LISTEN") && !strcmp(la, "127.0.0.1:7016")) {
+			found |= 1;
+		} else if (!strcmp(la, want) &&
+			   !strcmp(ra, "127.0.0.1:7016") &&
+			   !strcmp(st, "ACTIVE")) {
+			found |= 2;
+			key[0] = k;
+			pkey[0] = pk;
+			cino = ino;
+		} else if (!strcmp(la, "127.0.0.1:7016") && !strcmp(ra, want) &&
+			   !strcmp(st, "ACTIVE")) {
+			found |= 4;
+			key[1] = k;
+			pkey[1] = pk;
+		}
+	}
+	fclose(f);
+	EXPECT_EQ(4, n);
+	EXPECT_EQ(7, found);
+	EXPECT_NE(0, key[0]);
+	EXPECT_NE(0, key[1]);
+	EXPECT_EQ(key[0], pkey[1]);
+	EXPECT_EQ(key[1], pkey[0]);
+	EXPECT_EQ(sb.st_ino, cino);
+	close(s);
 	close(c);
 	close(ls);
 }
