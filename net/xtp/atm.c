@@ -11,6 +11,7 @@
  * The number of entries is capped per namespace.
  */
 #include <linux/rhashtable.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <net/sock.h>
 
@@ -94,6 +95,41 @@ void xtp_atm_exit_net(struct net *net)
 	rhashtable_walk_stop(&iter);
 	rhashtable_walk_exit(&iter);
 	rhashtable_free_and_destroy(&xn->atm, xtp_atm_destroy_entry, NULL);
+}
+
+/**
+ * xtp_atm_seq_show - one line per ATM entry, for /proc/net/xtp/atm
+ * @seq: the file
+ * @net: its namespace
+ *
+ * Initiator address and key, LIVE while the association runs or REPLAY
+ * while the replay timer keeps its FIRSTs out, and the ms left of that.
+ * A table resize during the walk may show an entry twice.
+ */
+void xtp_atm_seq_show(struct seq_file *seq, struct net *net)
+{
+	struct rhashtable_iter it;
+	struct xtp_atm_entry *e;
+
+	rhashtable_walk_enter(&xtp_net(net)->atm, &it);
+	rhashtable_walk_start(&it);
+	while ((e = rhashtable_walk_next(&it))) {
+		long left;
+		bool live;
+
+		if (IS_ERR(e)) {
+			if (PTR_ERR(e) == -EAGAIN)
+				continue;
+			break;
+		}
+		live = rcu_access_pointer(e->sk);
+		left = (long)(READ_ONCE(e->timer.expires) - jiffies);
+		seq_printf(seq, "%pI4 %016llx %s %u\n", &e->id.addr, e->id.key,
+			   live ? "LIVE" : "REPLAY",
+			   live || left < 0 ? 0 : jiffies_to_msecs(left));
+	}
+	rhashtable_walk_stop(&it);
+	rhashtable_walk_exit(&it);
 }
 
 /**

@@ -119,6 +119,14 @@ static int xtp_socks_show(struct seq_file *seq, void *v)
 	return 0;
 }
 
+/* /proc/net/xtp/atm: the Address Translation Map. */
+static int xtp_atm_show(struct seq_file *seq, void *v)
+{
+	seq_puts(seq, "initiator key state replay_ms\n");
+	xtp_atm_seq_show(seq, seq_file_single_net(seq));
+	return 0;
+}
+
 static const struct seq_operations xtp_socks_ops = {
 	.start	= xtp_socks_start,
 	.next	= xtp_socks_next,
@@ -135,7 +143,8 @@ int xtp_proc_init_net(struct net *net)
 		return -ENOMEM;
 	if (!proc_create_net_single("snmp", 0444, dir, xtp_snmp_show, NULL) ||
 	    !proc_create_net("contexts", 0444, dir, &xtp_socks_ops,
-			     sizeof(struct seq_net_private))) {
+			     sizeof(struct seq_net_private)) ||
+	    !proc_create_net_single("atm", 0444, dir, xtp_atm_show, NULL)) {
 		remove_proc_subtree("xtp", net->proc_net);
 		return -ENOMEM;
 	}

@@ -515,6 +515,7 @@ enum xtp_atm_state {
 	XTP_ATM_REPLAY,		/* FIRST of a released association */
 };
 
+void xtp_atm_seq_show(struct seq_file *seq, struct net *net);
 enum xtp_atm_state xtp_atm_lookup(struct net *net, __be32 addr, u64 key,
 				  struct sock **skp);
 int xtp_atm_add(struct sock *sk, __be32 addr, u64 key);

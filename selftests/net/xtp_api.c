@@ -267,7 +267,8 @@ TEST(listener_socket_filter)
  * namespace with its addresses, state, both keys, sequence numbers,
  * queues, uid and inode.  A listener, a client and its accepted peer: the
  * two ends show the same association from both sides, each one's key
- * the other's peer key.
+ * the other's peer key; /proc/net/xtp/atm has the one ATM entry, the
+ * initiator's address and key, LIVE.
  */
 TEST(proc_contexts)
 {
@@ -324,6 +325,24 @@ TEST(proc_contexts)
 	EXPECT_EQ(key[0], pkey[1]);
 	EXPECT_EQ(key[1], pkey[0]);
 	EXPECT_EQ(sb.st_ino, cino);
+	/* The responder's ATM maps the initiator's address and key. */
+	f = fopen("/proc/net/xtp/atm", "r");
+	ASSERT_NE(NULL, f);
+	found = 0;
+	n = 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long k;
+
+		if (n++ == 0)
+			continue;
+		if (sscanf(line, "%31s %llx %15s", la, &k, st) == 3 &&
+		    !strcmp(la, "127.0.0.1") && k == key[0] &&
+		    !strcmp(st, "LIVE"))
+			found++;
+	}
+	fclose(f);
+	EXPECT_EQ(2, n);
+	EXPECT_EQ(1, found);
 	close(s);
 	close(c);
 	close(ls);
