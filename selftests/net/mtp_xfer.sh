@@ -170,12 +170,16 @@ ktap_check "cache answered subrequests without mtpd" \
 # after one repeat interval nor takes them for lost when answers from the
 # kernel's copy overtake them.  Measured: 49 repeats in 64098 requests
 # (0.08%; before the pending replies 180 in 73051); bounded at 1% because
-# TCG under contention has not been measured enough to assert less.
+# TCG under contention has not been measured enough to assert less.  The
+# debug kernel (KASAN and lockdep under TCG, several times slower) stalls
+# past a repeat interval more often: 1.2% and 1.5% of 16 MiB in two runs,
+# so its tier sets MTP_REPEAT_PCT=3.
+PCT=${MTP_REPEAT_PCT:-1}
 r=$(field repeats)
 q=$(field requests)
-ktap_check "$BIG without loss: no pending drops ($(ssnmp SrvPendDrops)), pending replies $(ssnmp OutPending)/$(snmp InPending), repeats $r of $q requests (at most 1%)" \
+ktap_check "$BIG without loss: no pending drops ($(ssnmp SrvPendDrops)), pending replies $(ssnmp OutPending)/$(snmp InPending), repeats $r of $q requests (at most $PCT%)" \
 	'[ -n "$r" ] && [ "$(ssnmp SrvPendDrops)" = 0 ] &&
-	 [ $((r * 100)) -le "$q" ]'
+	 [ $((r * 100)) -le $((q * PCT)) ]'
 
 for c in $CASES; do
 	loss=${c%:*}
