@@ -29,22 +29,41 @@ static const struct rhashtable_params xtp_key_params = {
 	.automatic_shrinking = true,
 };
 
+/*
+ * Contexts by the key their packets carry, their peer's, and the peer's
+ * address: an ICMP error quotes one of our packets, and this is how it
+ * finds the context that sent it.
+ */
+static const struct rhashtable_params xtp_peer_params = {
+	.head_offset	= offsetof(struct xtp_sock, peer_node),
+	.key_offset	= offsetof(struct xtp_sock, peer_id),
+	.key_len	= sizeof(struct xtp_peer_id),
+	.automatic_shrinking = true,
+};
+
 int xtp_ctx_init_net(struct net *net)
 {
 	struct xtp_net *xn = xtp_net(net);
-	int i;
+	int i, err;
 
 	spin_lock_init(&xn->port_lock);
 	for (i = 0; i < XTP_PORT_HASH_SIZE; i++)
 		INIT_HLIST_HEAD(&xn->ports[i]);
 	spin_lock_init(&xn->socks_lock);
 	INIT_HLIST_HEAD(&xn->socks);
-	return rhashtable_init(&xn->keys, &xtp_key_params);
+	err = rhashtable_init(&xn->keys, &xtp_key_params);
+	if (err)
+		return err;
+	err = rhashtable_init(&xn->peers, &xtp_peer_params);
+	if (err)
+		rhashtable_destroy(&xn->keys);
+	return err;
 }
 
 void xtp_ctx_exit_net(struct net *net)
 {
 	/* Every context holds a reference on its namespace: none is left. */
+	rhashtable_destroy(&xtp_net(net)->peers);
 	rhashtable_destroy(&xtp_net(net)->keys);
 }
 
@@ -63,6 +82,12 @@ void xtp_ctx_init(struct sock *sk)
 	xs->lkey = 0;
 	xs->pkey = 0;
 	xs->atm = NULL;
+	xs->peer_hashed = 0;
+	xs->mtu_data = 0;
+	xs->probe_data = 0;
+	xs->pmtu_cookie = 0;
+	xs->stuck_una = 0;
+	xs->stuck_count = 0;
 	INIT_HLIST_NODE(&xs->port_node);
 	INIT_LIST_HEAD(&xs->accept_queue);
 	INIT_LIST_HEAD(&xs->accept_node);
@@ -181,6 +206,14 @@ void xtp_key_remove(struct sock *sk)
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_key_remove);
 
+/* A reference on a context found under RCU, unless it is being freed. */
+static struct sock *xtp_ctx_get(struct xtp_sock *xs)
+{
+	if (xs && refcount_inc_not_zero(&xs->inet.sk.sk_refcnt))
+		return &xs->inet.sk;
+	return NULL;
+}
+
 /**
  * xtp_key_lookup - the context whose own key is @key
  * @net: namespace
@@ -190,17 +223,67 @@ EXPORT_SYMBOL_IF_KUNIT(xtp_key_remove);
  */
 struct sock *xtp_key_lookup(struct net *net, u64 key)
 {
-	struct xtp_sock *xs;
-	struct sock *sk = NULL;
+	struct sock *sk;
 
 	rcu_read_lock();
-	xs = rhashtable_lookup(&xtp_net(net)->keys, &key, xtp_key_params);
-	if (xs && refcount_inc_not_zero(&xs->inet.sk.sk_refcnt))
-		sk = &xs->inet.sk;
+	sk = xtp_ctx_get(rhashtable_lookup(&xtp_net(net)->keys, &key,
+					   xtp_key_params));
 	rcu_read_unlock();
 	return sk;
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_key_lookup);
+
+/**
+ * xtp_peer_insert - make a context reachable by its peer's key and address
+ * @sk: the context, @pkey and the peer's address known
+ *
+ * Two contexts of one peer address with the same peer key can only come
+ * from a peer that chose the key twice; the second stays out of the table
+ * and does without ICMP errors.
+ */
+void xtp_peer_insert(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	xs->peer_id = (struct xtp_peer_id){
+		.key = xs->pkey,
+		.addr = inet_sk(sk)->inet_daddr,
+	};
+	if (!rhashtable_lookup_insert_fast(&xtp_net(sock_net(sk))->peers,
+					   &xs->peer_node, xtp_peer_params))
+		xs->peer_hashed = 1;
+}
+
+void xtp_peer_remove(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (!xs->peer_hashed)
+		return;
+	rhashtable_remove_fast(&xtp_net(sock_net(sk))->peers, &xs->peer_node,
+			       xtp_peer_params);
+	xs->peer_hashed = 0;
+}
+
+/**
+ * xtp_peer_lookup - the context that sends to @addr with key @key
+ * @net: namespace
+ * @key: the key of our packet, RETURN bit cleared
+ * @addr: its destination
+ *
+ * Return: the context with a reference held, or NULL.
+ */
+struct sock *xtp_peer_lookup(struct net *net, u64 key, __be32 addr)
+{
+	struct xtp_peer_id id = { .key = key, .addr = addr };
+	struct sock *sk;
+
+	rcu_read_lock();
+	sk = xtp_ctx_get(rhashtable_lookup(&xtp_net(net)->peers, &id,
+					   xtp_peer_params));
+	rcu_read_unlock();
+	return sk;
+}
 
 static struct hlist_head *xtp_port_head(struct xtp_net *xn, u16 port)
 {
@@ -368,6 +451,7 @@ void xtp_ctx_done(struct sock *sk, int err)
 	if (err)
 		WRITE_ONCE(sk->sk_err, err);
 	xtp_key_remove(sk);
+	xtp_peer_remove(sk);
 	xtp_atm_release(sk);
 	xtp_timers_stop(sk);
 	skb_queue_purge(&xs->rtx_queue);

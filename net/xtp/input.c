@@ -323,6 +323,7 @@ static void xtp_syn_sent_rcv(struct sock *sk, struct sk_buff *skb,
 		return;
 	}
 	xs->pkey = pkt->ctl.xkey & ~XTP_KEY_RETURN;
+	xtp_peer_insert(sk);
 	inet_sk_set_state(sk, TCP_ESTABLISHED);
 	/* The setup is done: CTIMEOUT no longer guards it, and FIRSTs sent
 	 * again do not count against a later handshake.
@@ -422,6 +423,7 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 		XTP_INC_STATS(net, XTP_MIB_ATMFULL);
 		goto abort;
 	}
+	xtp_peer_insert(child);
 	xs->mib.fpk_in++;
 	/* The initiator will not receive: our outbound closes at once. */
 	if (pkt->hdr.options & XTP_CMD_RCLOSE) {
@@ -650,44 +652,71 @@ drop:
 }
 
 /*
+ * The context that sent the packet an ICMP error quotes.  A FIRST carries
+ * our own key (no RETURN bit); every later packet its peer's key, which
+ * with the peer's address names the context, and a sequence number that
+ * must be in flight: whoever forges an error must know the key and the
+ * window.
+ */
+static struct sock *xtp_err_lookup(struct net *net, const struct iphdr *iph,
+				   const struct xtp_wire_rawhdr *hdr)
+{
+	u64 key = be64_to_cpu(hdr->key);
+	u64 seq = be64_to_cpu(hdr->seq);
+	struct xtp_sock *xs;
+	struct sock *sk;
+
+	if (!(key & XTP_KEY_RETURN))
+		return xtp_key_lookup(net, key);
+	sk = xtp_peer_lookup(net, key & ~XTP_KEY_RETURN, iph->daddr);
+	if (!sk)
+		return NULL;
+	xs = xtp_sk(sk);
+	if (seq < READ_ONCE(xs->snd_una) || seq > READ_ONCE(xs->snd_nxt)) {
+		sock_put(sk);
+		return NULL;
+	}
+	return sk;
+}
+
+/*
  * An ICMP error about a packet of ours; @skb->data is at the quoted IP
- * header.  A FIRST carries our own key (no RETURN bit), so the error names
- * the context: if it is still waiting for its TCNTL and the destination
+ * header.  Fragmentation needed lowers the context's packet size (pmtu.c).
+ * If the context is still waiting for its TCNTL and the destination
  * refuses for good (protocol unreachable, as from a host without XTP,
  * port unreachable or administratively prohibited: the codes TCP treats
  * as hard errors in SYN-SENT), connect() fails now with TCP's errno
  * instead of after the handshake's retries; if connect() still owns the
- * socket (on a fast path the error can come back while it sends), at
- * its release_sock().  Whoever forges the error must know the key.
- * Other errors are only counted.
+ * socket (on a fast path the error can come back while it sends), at its
+ * release_sock().  Other errors are only counted.
  */
 static int xtp_err(struct sk_buff *skb, u32 info)
 {
 	const struct iphdr *iph = (const struct iphdr *)skb->data;
 	struct net *net = dev_net(skb->dev);
 	u8 type = icmp_hdr(skb)->type, code = icmp_hdr(skb)->code;
-	__be64 keybuf;
-	const __be64 *kp;
+	struct xtp_wire_rawhdr hdr;
 	struct sock *sk;
-	u64 key;
+	bool frag;
 
 	XTP_INC_STATS(net, XTP_MIB_INICMPERRORS);
-	if (type != ICMP_DEST_UNREACH || code > NR_ICMP_UNREACH ||
-	    !icmp_err_convert[code].fatal)
+	if (type != ICMP_DEST_UNREACH || code > NR_ICMP_UNREACH)
 		return 0;
-	kp = skb_header_pointer(skb, iph->ihl * 4 + XTP_WIRE_OFF_KEY,
-				sizeof(keybuf), &keybuf);
-	if (!kp)
+	frag = code == ICMP_FRAG_NEEDED;
+	if (!frag && !icmp_err_convert[code].fatal)
 		return 0;
-	key = be64_to_cpu(*kp);
-	if (key & XTP_KEY_RETURN)
+	BUILD_BUG_ON(sizeof(hdr) != XTP_WIRE_HDR_LEN);
+	if (skb_copy_bits(skb, iph->ihl * 4, &hdr, sizeof(hdr)))
 		return 0;
-	sk = xtp_key_lookup(net, key);
+	sk = xtp_err_lookup(net, iph, &hdr);
 	if (!sk)
 		return 0;
 	bh_lock_sock(sk);
-	if (sk->sk_state == TCP_SYN_SENT &&
-	    inet_sk(sk)->inet_daddr == iph->daddr) {
+	if (inet_sk(sk)->inet_daddr != iph->daddr)
+		goto out;
+	if (frag) {
+		xtp_mtu_icmp(sk, info);
+	} else if (sk->sk_state == TCP_SYN_SENT) {
 		int err = icmp_err_convert[code].errno;
 
 		/* Owned (connect() is still sending): at release_sock(). */
@@ -700,6 +729,7 @@ static int xtp_err(struct sk_buff *skb, u32 info)
 				sock_hold(sk);
 		}
 	}
+out:
 	bh_unlock_sock(sk);
 	sock_put(sk);
 	return 0;

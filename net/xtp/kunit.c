@@ -843,8 +843,107 @@ static struct kunit_suite xtp_recovery_suite = {
 	.test_cases = xtp_recovery_cases,
 };
 
+/*
+ * A packet cut for a smaller path MTU: the first piece keeps the start,
+ * the rest follows it in the queue with the packet's state and its EOM
+ * and WCLOSE, and every byte is where it was.
+ */
+static void xtp_pmtu_seg_fit(struct kunit *test)
+{
+	struct sock *sk = xtp_kt_socket(test);
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct xtp_skb_cb *a, *b;
+	struct sk_buff *skb;
+	int wmem, i, bad = 0;
+	u8 *p;
+
+	lock_sock(sk);
+	xtp_kt_sent(test, sk, 1000, 1000, 5, false);
+	skb = skb_peek(&xs->rtx_queue);
+	if (!skb)
+		goto out;
+	for (i = 0; i < 1000; i++)
+		skb->data[i] = i * 7;
+	XTP_SKB_CB(skb)->options = XTP_CMD_EOM | XTP_CMD_WCLOSE;
+	XTP_SKB_CB(skb)->lost = 1;
+	wmem = sk->sk_wmem_queued;
+	KUNIT_EXPECT_EQ(test, xtp_seg_fit(sk, &xs->rtx_queue, skb, 600), 0);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->rtx_queue), 2U);
+	a = xtp_kt_cb(test, sk, 0);
+	b = xtp_kt_cb(test, sk, 1);
+	KUNIT_EXPECT_EQ(test, skb->len, 600U);
+	KUNIT_EXPECT_EQ(test, a->seq, 1000ULL);
+	KUNIT_EXPECT_EQ(test, a->options, 0U);
+	KUNIT_EXPECT_TRUE(test, a->lost && a->sent);
+	KUNIT_EXPECT_EQ(test, b->seq, 1600ULL);
+	KUNIT_EXPECT_EQ(test, b->options, XTP_CMD_EOM | XTP_CMD_WCLOSE);
+	KUNIT_EXPECT_TRUE(test, b->lost && b->sent);
+	KUNIT_EXPECT_EQ(test, b->xmit_ns, 5ULL);
+	p = skb_peek_tail(&xs->rtx_queue)->data;
+	KUNIT_EXPECT_EQ(test, skb_peek_tail(&xs->rtx_queue)->len, 400U);
+	for (i = 0; i < 600; i++)
+		bad += skb->data[i] != (u8)(i * 7);
+	for (i = 0; i < 400; i++)
+		bad += p[i] != (u8)((600 + i) * 7);
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_EQ(test, sk->sk_wmem_queued,
+			wmem + (int)skb_peek_tail(&xs->rtx_queue)->truesize);
+out:
+	release_sock(sk);
+}
+
+/*
+ * Handshakes that leave RSEQ where it was while a full-size packet is
+ * missing: the second in a row after the first one lowers the packet
+ * size to 1024, then halves it, never below 256.  Progress starts over.
+ */
+static void xtp_pmtu_blackhole(struct kunit *test)
+{
+	static const u16 want[] = { 1024, 512, 256, 256 };
+	unsigned long mib = xtp_kt_mib(XTP_MIB_PMTUBLACKHOLE);
+	struct sock *sk = xtp_kt_socket(test);
+	struct xtp_sock *xs = xtp_sk(sk);
+	int i;
+
+	lock_sock(sk);
+	xtp_kt_rtx_setup(sk, 1000, 100);
+	xtp_kt_sent(test, sk, 1000, xs->maxdata, 0, false);
+	xtp_mtu_handshake_end(sk);
+	xtp_mtu_handshake_end(sk);
+	KUNIT_EXPECT_EQ(test, xs->probe_data, 0);
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		xtp_mtu_handshake_end(sk);
+		KUNIT_EXPECT_EQ(test, xs->probe_data, want[i]);
+		xtp_mtu_handshake_end(sk);
+	}
+	/* From 256 on, nothing lower is tried and nothing counted. */
+	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_PMTUBLACKHOLE) - mib, 3UL);
+
+	/* RSEQ moved: the count starts again. */
+	xs->probe_data = 0;
+	xtp_mtu_handshake_end(sk);
+	xs->snd_una = 1100;
+	xtp_mtu_handshake_end(sk);
+	xtp_mtu_handshake_end(sk);
+	KUNIT_EXPECT_EQ(test, xs->probe_data, 0);
+	release_sock(sk);
+}
+
+static struct kunit_case xtp_pmtu_cases[] = {
+	KUNIT_CASE(xtp_pmtu_seg_fit),
+	KUNIT_CASE(xtp_pmtu_blackhole),
+	{}
+};
+
+static struct kunit_suite xtp_pmtu_suite = {
+	.name = "xtp_pmtu",
+	.init = xtp_kt_init,
+	.exit = xtp_kt_exit,
+	.test_cases = xtp_pmtu_cases,
+};
+
 kunit_test_suites(&xtp_atm_suite, &xtp_key_suite, &xtp_rcvq_suite,
-		  &xtp_recovery_suite);
+		  &xtp_recovery_suite, &xtp_pmtu_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests of the XTP module's internals");

@@ -169,6 +169,25 @@ static int xtp_xmit(struct sock *sk, const struct xtp_wire_pkt *pkt)
 	return net_xmit_eval(err);
 }
 
+/*
+ * The FIRST's data shares the packet with its segments: what does not fit
+ * the path goes back to the write queue, for DATA after the TCNTL.
+ */
+static void xtp_first_fit(struct sock *sk, struct sk_buff *data)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	u32 room = xtp_seg_max(sk) - XTP_FIRST_SEGS_LEN;
+	struct sk_buff *rest;
+
+	if (data->len <= room ||
+	    xtp_seg_fit(sk, &xs->rtx_queue, data, room))
+		return;
+	rest = skb_peek_next(data, &xs->rtx_queue);
+	__skb_unlink(rest, &xs->rtx_queue);
+	XTP_SKB_CB(rest)->sent = 0;
+	__skb_queue_head(&sk->sk_write_queue, rest);
+}
+
 /**
  * xtp_send_first - open the association
  * @sk: the initiator, addresses set
@@ -194,6 +213,8 @@ int xtp_send_first(struct sock *sk)
 			__skb_queue_tail(&xs->rtx_queue, data);
 		}
 	}
+	if (data)
+		xtp_first_fit(sk, data);
 	if (data)
 		opt |= XTP_SKB_CB(data)->options;
 	/* Closed before any data: the FIRST carries the WCLOSE. */
@@ -384,13 +405,14 @@ void xtp_push(struct sock *sk)
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct sk_buff *skb, *held = NULL;
 	bool paced = false;
-	u32 n;
+	u32 n, seg;
 
 	if (sk->sk_state != TCP_ESTABLISHED || xs->released || xs->end_sent ||
 	    xs->in_handshake)
 		return;
 	if (xs->reo_pending)
 		xtp_rtx_detect(sk);
+	seg = xtp_seg_max(sk);
 	/* Each round takes a packet off the lost list or the write queue. */
 	for (n = 0; n < U16_MAX; n++) {
 		skb = xtp_next_to_send(sk);
@@ -398,6 +420,11 @@ void xtp_push(struct sock *sk)
 			xs->app_limited = 1;
 			break;
 		}
+		/* Queued before the path's MTU shrank: send it in pieces. */
+		if (skb->len > seg &&
+		    xtp_seg_fit(sk, XTP_SKB_CB(skb)->lost ? &xs->rtx_queue :
+				&sk->sk_write_queue, skb, seg))
+			break;
 		if (!xtp_window_admits(sk, skb))
 			break;
 		if (xtp_pacing_wait(sk)) {

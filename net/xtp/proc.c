@@ -41,6 +41,8 @@ static const char *const xtp_mib_names[__XTP_MIB_MAX] = {
 	[XTP_MIB_HANDSHAKEFAILS] = "HandshakeFails",
 	[XTP_MIB_INDUPDATA]	= "InDupData",
 	[XTP_MIB_SPURIOUSRTX]	= "SpuriousRtx",
+	[XTP_MIB_PMTUREDUCED]	= "PmtuReduced",
+	[XTP_MIB_PMTUBLACKHOLE]	= "PmtuBlackhole",
 };
 
 /* One "Name value" line per counter, as /proc/net/snmp6 prints them. */

@@ -396,7 +396,7 @@ static int xtp_queue_user(struct sock *sk, struct msghdr *msg, size_t size,
 	int err = 0;
 
 	while (copied < size) {
-		u32 seg = xs->maxdata;
+		u32 seg = xtp_seg_max(sk);
 
 		/* A FIRST's segments take room from its data. */
 		if (xs->first_pending && xs->write_seq == XTP_FIRST_SEGS_LEN)

@@ -72,6 +72,7 @@ static void xtp_handshake_done(struct sock *sk)
 	xs->in_handshake = 0;
 	if (!xs->end_delay && !xs->end_sent && !sock_flag(sk, SOCK_DEAD))
 		sk_stop_timer(sk, &xs->ctimeout);
+	xtp_mtu_handshake_end(sk);
 	lost = xtp_rtx_all_lost(sk);
 	xs->cc_ops->handshake_end(sk, xs->wtimer_retries + 1, lost);
 	xs->wtimer_retries = 0;
@@ -299,6 +300,11 @@ void xtp_release_cb(struct sock *sk)
 	}
 	if (test_and_clear_bit(XTP_DEFER_PUSH, &xs->deferred)) {
 		xtp_push(sk);
+		__sock_put(sk);
+	}
+	/* xtp_err(): fragmentation needed. */
+	if (test_and_clear_bit(XTP_DEFER_MTU, &xs->deferred)) {
+		xtp_mtu_reduced(sk);
 		__sock_put(sk);
 	}
 	/* xtp_err(): the handshake's destination refused it for good. */

@@ -55,6 +55,9 @@
  * @XTP_MIB_INDUPDATA: DATA received that had arrived already
  * @XTP_MIB_SPURIOUSRTX: retransmissions acknowledged too soon to have
  *	been needed
+ * @XTP_MIB_PMTUREDUCED: ICMP fragmentation-needed made packets smaller
+ * @XTP_MIB_PMTUBLACKHOLE: packets made smaller for a suspected PMTU
+ *	black hole
  * @__XTP_MIB_MAX: number of counters
  */
 enum xtp_mib_field {
@@ -89,6 +92,8 @@ enum xtp_mib_field {
 	XTP_MIB_INDUPDATA,
 	XTP_MIB_SPURIOUSRTX,
 	XTP_MIB_INFILTERED,
+	XTP_MIB_PMTUREDUCED,
+	XTP_MIB_PMTUBLACKHOLE,
 	__XTP_MIB_MAX
 };
 
@@ -123,6 +128,7 @@ struct xtp_net {
 	struct hlist_head ports[XTP_PORT_HASH_SIZE];
 	struct hlist_head socks;
 	spinlock_t socks_lock;	/* protects socks */
+	struct rhashtable peers;
 	int msl_ms;
 	int atm_max;
 	int cc;
@@ -155,6 +161,14 @@ enum {
 	XTP_DEFER_CTIMER,
 	XTP_DEFER_PUSH,
 	XTP_DEFER_UNREACH,
+	XTP_DEFER_MTU,
+};
+
+/* A context as the packets it sends name it: its peer's key and address. */
+struct xtp_peer_id {
+	u64 key;
+	__be32 addr;
+	u32 pad;
 };
 
 struct xtp_cc_ops;
@@ -180,6 +194,8 @@ struct xtp_rtt_slot {
  * @accept_node: child: entry in the listener's @accept_queue
  * @listener: child: the listener while queued (no reference)
  * @net_node: entry in &xtp_net.socks
+ * @peer_id: @pkey and the peer's address, while @peer_hashed
+ * @peer_node: entry in &xtp_net.peers, which ICMP errors are matched in
  * @assoc_type: &enum xtp_assoc_type
  * @teardown: &enum xtp_teardown
  * @service: &enum xtp_tts
@@ -192,7 +208,16 @@ struct xtp_rtt_slot {
  * @assoc_set: the application chose @assoc_type (a listener's children
  *	keep it; otherwise they follow the initiator's FIRST)
  * @rtt_cache_sz: XTPSOCK_RTT_CACHE_SIZE
- * @maxdata: largest DATA payload
+ * @peer_hashed: @peer_node is in &xtp_net.peers
+ * @maxdata: largest DATA payload the application allows (XTPSOCK_MAXDATA)
+ * @mtu_data: largest payload the route's MTU takes, 0 before a route
+ * @probe_data: largest payload since a PMTU black hole was suspected,
+ *	0 for none
+ * @pmtu_cookie: the route MTU @mtu_data was computed from
+ * @mtu_info: MTU an ICMP error reported while the user owned the socket
+ * @stuck_una: @snd_una when the last handshake ended
+ * @stuck_count: handshakes in a row that ended with full-size data lost
+ *	and @snd_una where it was
  * @sreq_freq: SREQ on every @sreq_freq-th DATA packet
  * @wtimer_cfg: XTPSOCK_WTIMER_TMO in ms, 0 = from the RTT
  * @ctimer_tmo: CTIMER in ms
@@ -285,6 +310,8 @@ struct xtp_sock {
 	struct list_head accept_node;
 	struct sock *listener;
 	struct hlist_node net_node;
+	struct xtp_peer_id peer_id;
+	struct rhash_head peer_node;
 
 	u8 assoc_type;
 	u8 teardown;
@@ -295,9 +322,16 @@ struct xtp_sock {
 	   nb_connect:1,
 	   rtt_nodecouple:1,
 	   ratecontrol:1,
-	   assoc_set:1;
+	   assoc_set:1,
+	   peer_hashed:1;
 	u8 rtt_cache_sz;
 	u16 maxdata;
+	u16 mtu_data;
+	u16 probe_data;
+	u32 pmtu_cookie;
+	u32 mtu_info;
+	u64 stuck_una;
+	u8 stuck_count;
 	u32 sreq_freq;
 	u32 wtimer_cfg;
 	u32 ctimer_tmo;
@@ -497,6 +531,9 @@ void xtp_ctx_untrack(struct sock *sk);
 int xtp_key_insert(struct sock *sk);
 void xtp_key_remove(struct sock *sk);
 struct sock *xtp_key_lookup(struct net *net, u64 key);
+void xtp_peer_insert(struct sock *sk);
+void xtp_peer_remove(struct sock *sk);
+struct sock *xtp_peer_lookup(struct net *net, u64 key, __be32 addr);
 int xtp_port_bind(struct sock *sk, __be32 addr, u16 port);
 int xtp_port_listen(struct sock *sk);
 void xtp_port_unbind(struct sock *sk);
@@ -542,6 +579,14 @@ void xtp_release_cb(struct sock *sk);
 u32 xtp_wtimer_ms(const struct xtp_sock *xs);
 
 void xtp_timer_run(struct sock *sk, int bit, void (*fire)(struct sock *sk));
+
+/* pmtu.c */
+u32 xtp_seg_max(struct sock *sk);
+int xtp_seg_fit(struct sock *sk, struct sk_buff_head *q, struct sk_buff *skb,
+		u32 len);
+void xtp_mtu_icmp(struct sock *sk, u32 mtu);
+void xtp_mtu_reduced(struct sock *sk);
+void xtp_mtu_handshake_end(struct sock *sk);
 
 /* input.c */
 int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb);

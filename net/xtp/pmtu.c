@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XTP: path MTU.
+ *
+ * Packets leave with DF set (ip_queue_xmit() follows IP_MTU_DISCOVER), so
+ * one too big for a hop is dropped there.  A router that says so with an
+ * ICMP fragmentation-needed lowers the route's PMTU; the context then
+ * sends smaller packets, and sends again in pieces what was dropped.  A
+ * path that drops big packets without a word (a PMTU black hole) shows as
+ * synchronizing handshakes that the peer answers while the data it lacks
+ * never gets through: after XTP_STUCK_HANDSHAKES of them in a row the
+ * context sends smaller packets, as TCP's MTU probing does: first
+ * XTP_BASE_PROBE_DATA bytes of payload, then half of that each time, down
+ * to XTP_MIN_PROBE_DATA.  Packet sizes never grow back within a context.
+ */
+#include <linux/skbuff.h>
+#include <net/inet_connection_sock.h>
+#include <net/ip.h>
+#include <net/sock.h>
+
+#include "xtp.h"
+
+#define XTP_BASE_PROBE_DATA	1024
+#define XTP_MIN_PROBE_DATA	256
+#define XTP_STUCK_HANDSHAKES	2
+
+/* Payload of a DATA packet that fits in @mtu after the headers. */
+static u32 xtp_mtu_to_data(struct sock *sk, u32 mtu)
+{
+	u32 hdr = sizeof(struct iphdr) + XTP_WIRE_HDR_LEN;
+	const struct ip_options_rcu *opt;
+
+	rcu_read_lock();
+	opt = rcu_dereference(inet_sk(sk)->inet_opt);
+	if (opt)
+		hdr += opt->opt.optlen;
+	rcu_read_unlock();
+	if (mtu < hdr + XTP_MIN_PROBE_DATA)
+		return XTP_MIN_PROBE_DATA;
+	return min_t(u32, mtu - hdr, U16_MAX);
+}
+
+/* The payload limit as last computed, without looking at the route. */
+static u32 xtp_seg_limit(const struct xtp_sock *xs)
+{
+	u32 seg = xs->maxdata;
+
+	if (xs->mtu_data)
+		seg = min_t(u32, seg, xs->mtu_data);
+	if (xs->probe_data)
+		seg = min_t(u32, seg, xs->probe_data);
+	return seg;
+}
+
+/**
+ * xtp_seg_max - largest payload a packet of @sk may carry now
+ * @sk: the context, locked
+ *
+ * The least of XTPSOCK_MAXDATA, what the cached route's MTU takes and the
+ * black-hole limit.  The route is read again whenever its MTU changed.
+ *
+ * Return: bytes.
+ */
+u32 xtp_seg_max(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct dst_entry *dst = __sk_dst_get(sk);
+	u32 mtu;
+
+	if (dst) {
+		mtu = dst_mtu(dst);
+		if (mtu != xs->pmtu_cookie) {
+			xs->pmtu_cookie = mtu;
+			xs->mtu_data = xtp_mtu_to_data(sk, mtu);
+		}
+	}
+	return xtp_seg_limit(xs);
+}
+
+/**
+ * xtp_seg_fit - cut queued data down to @len bytes
+ * @sk: the context, locked
+ * @q: the queue that holds @skb; the rest goes right after it
+ * @skb: queued data longer than @len
+ * @len: bytes @skb keeps
+ *
+ * The rest keeps the packet's state (sent, lost) and its EOM and WCLOSE,
+ * which belong to the last byte.
+ *
+ * Return: 0, or -ENOMEM with nothing changed.
+ */
+int xtp_seg_fit(struct sock *sk, struct sk_buff_head *q, struct sk_buff *skb,
+		u32 len)
+{
+	struct xtp_skb_cb *cb = XTP_SKB_CB(skb);
+	u32 n = skb->len - len;
+	struct sk_buff *rest;
+
+	rest = alloc_skb(n, GFP_ATOMIC);
+	if (!rest)
+		return -ENOMEM;
+	if (skb_copy_bits(skb, len, skb_put(rest, n), n) ||
+	    pskb_trim(skb, len)) {
+		kfree_skb(rest);
+		return -ENOMEM;
+	}
+	*XTP_SKB_CB(rest) = *cb;
+	XTP_SKB_CB(rest)->seq += len;
+	cb->options &= ~(XTP_CMD_EOM | XTP_CMD_WCLOSE);
+	sk->sk_wmem_queued += rest->truesize;
+	__skb_queue_after(q, skb, rest);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(xtp_seg_fit);
+
+/*
+ * Packets are smaller from now on: what is in flight and too big is taken
+ * for lost (a router dropped it, or will) and sent again in pieces.  No
+ * congestion signal: nothing says the path is congested.
+ */
+static void xtp_mtu_shrunk(struct sock *sk, u32 seg)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct xtp_skb_cb *cb;
+	struct sk_buff *skb;
+
+	/* The FIRST's data waits in the queue too: xtp_send_first() cuts it. */
+	if (sk->sk_state == TCP_SYN_SENT) {
+		if (xs->first_sent)
+			xtp_send_first(sk);
+		return;
+	}
+	skb_queue_walk(&xs->rtx_queue, skb) {
+		cb = XTP_SKB_CB(skb);
+		if (skb->len > seg && cb->sent && !cb->sacked && !cb->lost) {
+			cb->lost = 1;
+			xs->lost_out += skb->len;
+		}
+	}
+	xtp_push(sk);
+}
+
+/**
+ * xtp_mtu_reduced - apply the MTU an ICMP error reported
+ * @sk: the context, locked and not owned by the user
+ *
+ * The route learns the PMTU (inet_csk_update_pmtu() keeps it as a route
+ * exception, for every socket to the peer); the context takes it unless
+ * IP_MTU_DISCOVER says not to.
+ */
+void xtp_mtu_reduced(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct dst_entry *dst;
+	u32 old, seg;
+
+	if (xs->released ||
+	    !((1 << sk->sk_state) & (TCPF_SYN_SENT | TCPF_ESTABLISHED)))
+		return;
+	dst = inet_csk_update_pmtu(sk, READ_ONCE(xs->mtu_info));
+	if (!dst || inet_sk(sk)->pmtudisc == IP_PMTUDISC_DONT ||
+	    !ip_sk_accept_pmtu(sk))
+		return;
+	old = xtp_seg_limit(xs);
+	seg = xtp_seg_max(sk);
+	if (seg >= old)
+		return;
+	XTP_INC_STATS(sock_net(sk), XTP_MIB_PMTUREDUCED);
+	xtp_mtu_shrunk(sk, seg);
+}
+
+/**
+ * xtp_mtu_icmp - an ICMP fragmentation-needed quotes a packet of @sk
+ * @sk: the context, bh-locked
+ * @mtu: the next-hop MTU the router reported
+ */
+void xtp_mtu_icmp(struct sock *sk, u32 mtu)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	WRITE_ONCE(xs->mtu_info, mtu);
+	if (!sock_owned_by_user(sk))
+		xtp_mtu_reduced(sk);
+	else if (!test_and_set_bit(XTP_DEFER_MTU, &xs->deferred))
+		sock_hold(sk);
+}
+
+/**
+ * xtp_mtu_handshake_end - a handshake ended: is the path a black hole?
+ * @sk: the context, locked, before what the answer left out is resent
+ *
+ * The peer answered the probe, so small packets get through.  If RSEQ is
+ * where the previous handshake left it and the data the peer waits for
+ * went in a full-size packet, that packet may be too big for the path.
+ */
+void xtp_mtu_handshake_end(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct sk_buff *head = skb_peek(&xs->rtx_queue);
+	u32 seg = xtp_seg_limit(xs);
+
+	if (!head || xs->snd_una != xs->stuck_una || head->len < seg ||
+	    seg <= XTP_MIN_PROBE_DATA) {
+		xs->stuck_una = xs->snd_una;
+		xs->stuck_count = 0;
+		return;
+	}
+	if (++xs->stuck_count < XTP_STUCK_HANDSHAKES)
+		return;
+	xs->stuck_count = 0;
+	seg = seg > XTP_BASE_PROBE_DATA ? XTP_BASE_PROBE_DATA : seg / 2;
+	xs->probe_data = max_t(u32, seg, XTP_MIN_PROBE_DATA);
+	XTP_INC_STATS(sock_net(sk), XTP_MIB_PMTUBLACKHOLE);
+}
+EXPORT_SYMBOL_IF_KUNIT(xtp_mtu_handshake_end);
