@@ -492,7 +492,15 @@ int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 	}
 	if (sk->sk_state == TCP_LISTEN) {
 		if (pkt.hdr.pformat == XTP_PF_FIRST) {
+			/*
+			 * The child is spin-locked while its TCNTL leaves; from
+			 * the listener's backlog (process context) a softirq
+			 * run by that transmit could bring the peer's answer
+			 * for the child and spin on its lock on this CPU.
+			 */
+			local_bh_disable();
 			xtp_listen_first(sk, skb, &pkt);
+			local_bh_enable();
 			return 0;
 		}
 		goto bad_state;
