@@ -83,6 +83,12 @@ void xtp_ctx_init(struct sock *sk)
 	xs->pkey = 0;
 	xs->atm = NULL;
 	xs->peer_hashed = 0;
+	xs->peer_valid = 1;
+	xs->av_asked = 0;
+	xs->av_probed = 0;
+	xs->av_blocked = 0;
+	xs->av_in = 0;
+	xs->av_out = 0;
 	xs->mtu_data = 0;
 	xs->probe_data = 0;
 	xs->pmtu_cookie = 0;

@@ -378,8 +378,11 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 		kfree_skb(skb);
 		return;
 	}
-	/* As TCP, a backlog of N holds N + 1 (sk_acceptq_is_full()). */
-	if (sk_acceptq_is_full(sk)) {
+	/*
+	 * As TCP, a backlog of N holds N + 1 (sk_acceptq_is_full()); when
+	 * it is full, a child whose peer has not answered makes way.
+	 */
+	if (sk_acceptq_is_full(sk) && !xtp_av_evict(sk)) {
 		XTP_INC_STATS(net, XTP_MIB_LISTENOVERFLOW);
 		kfree_skb(skb);
 		return;
@@ -393,6 +396,7 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 	xs = xtp_sk(child);
 	xtp_ctx_init(child);
 	xtp_ctx_track(child);
+	xtp_av_child(child, skb);
 	RCU_INIT_POINTER(inet_sk(child)->inet_opt, NULL);
 	inet_sk(child)->mc_list = NULL;
 	sk_node_init(&child->sk_bind_node);
@@ -451,7 +455,7 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 		xs->rclose_sent = 1;
 		xs->fin_answered = 1;
 	}
-	xtp_send_tcntl(child);
+	xtp_send_tcntl(child, xtp_av_ask(sk, child) ? XTP_CMD_SREQ : 0);
 	XTP_INC_STATS(net, XTP_MIB_PASSIVEOPENS);
 	if (sock_flag(child, SOCK_KEEPOPEN))
 		xtp_keepalive(child, 1);
@@ -507,6 +511,8 @@ int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 	}
 	if (xs->released)
 		goto bad_state;
+	if (!xs->peer_valid)
+		xtp_av_rcvd(sk, skb, pkt.hdr.key);
 	xtp_count_in(xs, pkt.hdr.pformat);
 	if (xs->end_sent) {
 		xtp_zombie_rcv(sk, skb, &pkt);
@@ -520,7 +526,7 @@ int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 		/* Duplicate FIRST of this live association: answer its SREQ. */
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_INDUPFIRST);
 		xs->echo = pkt.hdr.sync;
-		xtp_send_tcntl(sk);
+		xtp_send_tcntl(sk, 0);
 		consume_skb(skb);
 		return 0;
 	}

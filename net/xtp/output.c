@@ -155,6 +155,10 @@ static int xtp_xmit(struct sock *sk, const struct xtp_wire_pkt *pkt)
 	struct sk_buff *skb;
 	int err;
 
+	/* DATA paid in xtp_push(); the rest now, or it stays. */
+	if (pkt->hdr.pformat != XTP_PF_DATA &&
+	    !xtp_av_charge(sk, xtp_wire_pkt_len(pkt) + sizeof(struct iphdr)))
+		return -EAGAIN;
 	skb = xtp_alloc_pkt(pkt, GFP_ATOMIC);
 	if (!skb)
 		return -ENOMEM;
@@ -249,15 +253,16 @@ int xtp_send_first(struct sock *sk)
 /**
  * xtp_send_tcntl - answer a FIRST
  * @sk: the new context
+ * @options: SREQ to ask for an answer at once, or 0
  *
  * Return: 0 or -errno.
  */
-int xtp_send_tcntl(struct sock *sk)
+int xtp_send_tcntl(struct sock *sk, u32 options)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct xtp_wire_pkt pkt;
 
-	xtp_fill_hdr(sk, &pkt, XTP_PF_TCNTL, 0);
+	xtp_fill_hdr(sk, &pkt, XTP_PF_TCNTL, options);
 	xtp_fill_ctl(sk, &pkt);
 	pkt.ctl.xkey = xs->lkey;
 	pkt.traffic.service = xs->profile;
@@ -405,7 +410,7 @@ void xtp_push(struct sock *sk)
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct sk_buff *skb, *held = NULL;
 	bool paced = false;
-	u32 n, seg;
+	u32 n, seg, lim;
 
 	if (sk->sk_state != TCP_ESTABLISHED || xs->released || xs->end_sent ||
 	    xs->in_handshake)
@@ -420,10 +425,15 @@ void xtp_push(struct sock *sk)
 			xs->app_limited = 1;
 			break;
 		}
-		/* Queued before the path's MTU shrank: send it in pieces. */
-		if (skb->len > seg &&
-		    xtp_seg_fit(sk, XTP_SKB_CB(skb)->lost ? &xs->rtx_queue :
-				&sk->sk_write_queue, skb, seg))
+		/*
+		 * Queued before the path's MTU shrank, or more than an
+		 * unvalidated peer may have yet: send it in pieces.
+		 */
+		lim = min(seg, xtp_av_data_room(sk));
+		if (!lim || (skb->len > lim &&
+			     xtp_seg_fit(sk, XTP_SKB_CB(skb)->lost ?
+					 &xs->rtx_queue : &sk->sk_write_queue,
+					 skb, lim)))
 			break;
 		if (!xtp_window_admits(sk, skb))
 			break;
@@ -433,6 +443,7 @@ void xtp_push(struct sock *sk)
 			paced = true;
 			break;
 		}
+		xtp_av_charge(sk, skb->len + XTP_DATA_OVERHEAD);
 		if (held)
 			xtp_send_data(sk, held, xtp_ack_request(xs, false));
 		xtp_commit(sk, skb);

@@ -43,6 +43,9 @@ static const char *const xtp_mib_names[__XTP_MIB_MAX] = {
 	[XTP_MIB_SPURIOUSRTX]	= "SpuriousRtx",
 	[XTP_MIB_PMTUREDUCED]	= "PmtuReduced",
 	[XTP_MIB_PMTUBLACKHOLE]	= "PmtuBlackhole",
+	[XTP_MIB_AVLIMITED]	= "AvLimited",
+	[XTP_MIB_AVEVICTED]	= "AvEvicted",
+	[XTP_MIB_AVEXPIRED]	= "AvExpired",
 };
 
 /* One "Name value" line per counter, as /proc/net/snmp6 prints them. */

@@ -684,31 +684,43 @@ static __poll_t xtp_poll(struct file *file, struct socket *sock,
 	return mask;
 }
 
+/**
+ * xtp_listen_drop - take a child off the accept queue and end it
+ * @sk: the listener, locked
+ * @xs: the child, on @sk's accept queue
+ * @forget: release its ATM entry at once: no application saw its data
+ */
+void xtp_listen_drop(struct sock *sk, struct xtp_sock *xs, bool forget)
+{
+	struct sock *child = &xs->inet.sk;
+
+	list_del_init(&xs->accept_node);
+	sk_acceptq_removed(sk);
+	sock_hold(child);
+	/* Softirqs take the child's spinlock too: keep them off. */
+	local_bh_disable();
+	bh_lock_sock(child);
+	xs->listener = NULL;
+	if (forget)
+		xs->no_atm_timer = 1;
+	sock_orphan(child);
+	if (xs->released)
+		xtp_ctx_release(child);
+	else
+		xtp_abort(child, ECONNRESET);
+	bh_unlock_sock(child);
+	local_bh_enable();
+	sock_put(child);
+}
+
 /* Abort the contexts no accept() took. */
 static void xtp_listen_stop(struct sock *sk)
 {
 	struct xtp_sock *lxs = xtp_sk(sk);
 	struct xtp_sock *xs, *tmp;
-	struct sock *child;
 
-	list_for_each_entry_safe(xs, tmp, &lxs->accept_queue, accept_node) {
-		child = &xs->inet.sk;
-		list_del_init(&xs->accept_node);
-		sk_acceptq_removed(sk);
-		sock_hold(child);
-		/* Softirqs take the child's spinlock too: keep them off. */
-		local_bh_disable();
-		bh_lock_sock(child);
-		xs->listener = NULL;
-		sock_orphan(child);
-		if (xs->released)
-			xtp_ctx_release(child);
-		else
-			xtp_abort(child, ECONNRESET);
-		bh_unlock_sock(child);
-		local_bh_enable();
-		sock_put(child);
-	}
+	list_for_each_entry_safe(xs, tmp, &lxs->accept_queue, accept_node)
+		xtp_listen_drop(sk, xs, false);
 }
 
 static int xtp_shutdown(struct socket *sock, int how)

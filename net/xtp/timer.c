@@ -271,6 +271,13 @@ static void xtp_ctimeout_handler(struct timer_list *t)
 	xtp_timer_run(&xs->inet.sk, XTP_DEFER_CTIMEOUT, xtp_ctimeout_fire);
 }
 
+static void xtp_vtimer_handler(struct timer_list *t)
+{
+	struct xtp_sock *xs = from_timer(xs, t, vtimer);
+
+	xtp_timer_run(&xs->inet.sk, XTP_DEFER_VALIDATE, xtp_av_timeout);
+}
+
 static void xtp_ctimer_handler(struct timer_list *t)
 {
 	struct xtp_sock *xs = from_timer(xs, t, ctimer);
@@ -296,6 +303,10 @@ void xtp_release_cb(struct sock *sk)
 	}
 	if (test_and_clear_bit(XTP_DEFER_CTIMER, &xs->deferred)) {
 		xtp_ctimer_fire(sk);
+		__sock_put(sk);
+	}
+	if (test_and_clear_bit(XTP_DEFER_VALIDATE, &xs->deferred)) {
+		xtp_av_timeout(sk);
 		__sock_put(sk);
 	}
 	if (test_and_clear_bit(XTP_DEFER_PUSH, &xs->deferred)) {
@@ -328,6 +339,7 @@ void xtp_timers_init(struct sock *sk)
 	timer_setup(&xs->wtimer, xtp_wtimer_handler, 0);
 	timer_setup(&xs->ctimeout, xtp_ctimeout_handler, 0);
 	timer_setup(&xs->ctimer, xtp_ctimer_handler, 0);
+	timer_setup(&xs->vtimer, xtp_vtimer_handler, 0);
 	xtp_send_timer_init(sk);
 }
 
@@ -339,11 +351,14 @@ void xtp_timers_stop(struct sock *sk)
 	sk_stop_timer(sk, &xs->wtimer);
 	sk_stop_timer(sk, &xs->ctimeout);
 	sk_stop_timer(sk, &xs->ctimer);
+	sk_stop_timer(sk, &xs->vtimer);
 	xtp_send_timer_stop(sk);
 	if (test_and_clear_bit(XTP_DEFER_WTIMER, &xs->deferred))
 		__sock_put(sk);
 	if (test_and_clear_bit(XTP_DEFER_CTIMEOUT, &xs->deferred))
 		__sock_put(sk);
 	if (test_and_clear_bit(XTP_DEFER_CTIMER, &xs->deferred))
+		__sock_put(sk);
+	if (test_and_clear_bit(XTP_DEFER_VALIDATE, &xs->deferred))
 		__sock_put(sk);
 }

@@ -58,6 +58,10 @@
  * @XTP_MIB_PMTUREDUCED: ICMP fragmentation-needed made packets smaller
  * @XTP_MIB_PMTUBLACKHOLE: packets made smaller for a suspected PMTU
  *	black hole
+ * @XTP_MIB_AVLIMITED: sends held back for an unvalidated peer
+ * @XTP_MIB_AVEVICTED: unvalidated children dropped from a full accept
+ *	queue to make room
+ * @XTP_MIB_AVEXPIRED: contexts reset because their peer never validated
  * @__XTP_MIB_MAX: number of counters
  */
 enum xtp_mib_field {
@@ -94,6 +98,9 @@ enum xtp_mib_field {
 	XTP_MIB_INFILTERED,
 	XTP_MIB_PMTUREDUCED,
 	XTP_MIB_PMTUBLACKHOLE,
+	XTP_MIB_AVLIMITED,
+	XTP_MIB_AVEVICTED,
+	XTP_MIB_AVEXPIRED,
 	__XTP_MIB_MAX
 };
 
@@ -162,6 +169,7 @@ enum {
 	XTP_DEFER_PUSH,
 	XTP_DEFER_UNREACH,
 	XTP_DEFER_MTU,
+	XTP_DEFER_VALIDATE,
 };
 
 /* A context as the packets it sends name it: its peer's key and address. */
@@ -297,6 +305,14 @@ struct xtp_rtt_slot {
  * @rttc: the RTT cache, indexed by SYNC modulo @rtt_cache_sz
  * @snd_edge: the EDGE bit we send; toggled to ask for an ack
  * @fastnak: XTPSOCK_FASTNAK: our packets ask for FASTNAK
+ * @peer_valid: the peer showed it receives at its address (it sent our
+ *	key back), or we chose the address (initiator)
+ * @av_asked: our TCNTL asked the peer to answer (SREQ): a flood may be on
+ * @av_probed: the validation deadline passed once; a CNTL+SREQ asked
+ * @av_blocked: data waits for validation (counted once per wait)
+ * @vtimer: validation deadline of a context opened by a FIRST
+ * @av_in: bytes (IP) received from the peer before it was validated
+ * @av_out: bytes (IP) sent to the peer before it was validated
  * @mib: XTPSOCK_MIBSTAT counters
  */
 struct xtp_sock {
@@ -363,7 +379,11 @@ struct xtp_sock {
 	    in_recovery:1,
 	    ctl_sent:1,
 	    reo_pending:1,
-	    app_limited:1;
+	    app_limited:1,
+	    peer_valid:1,
+	    av_asked:1,
+	    av_probed:1,
+	    av_blocked:1;
 
 	u64 snd_una;
 	u64 close_una;
@@ -409,6 +429,9 @@ struct xtp_sock {
 	struct timer_list wtimer;
 	struct timer_list ctimeout;
 	struct timer_list ctimer;
+	struct timer_list vtimer;
+	u32 av_in;
+	u32 av_out;
 	u64 ctimer_seen;
 	unsigned long deferred;
 
@@ -436,6 +459,9 @@ static inline struct xtp_net *xtp_net(const struct net *net)
 	this_cpu_add(xtp_net(net)->mib->mibs[field], n)
 #define XTP_DEC_STATS(net, field) \
 	this_cpu_dec(xtp_net(net)->mib->mibs[field])
+
+/* IP and XTP headers of a DATA packet. */
+#define XTP_DATA_OVERHEAD	(sizeof(struct iphdr) + XTP_WIRE_HDR_LEN)
 
 /* Protocol defaults (thesis values; times in ms). */
 #define XTP_DEFAULT_WINDOW	90000
@@ -560,7 +586,7 @@ void xtp_atm_release(struct sock *sk);
 
 /* output.c */
 int xtp_send_first(struct sock *sk);
-int xtp_send_tcntl(struct sock *sk);
+int xtp_send_tcntl(struct sock *sk, u32 options);
 int xtp_send_cntl(struct sock *sk, u32 options);
 void xtp_send_diag_reply(struct net *net, struct sk_buff *skb, u64 key,
 			 u32 code, u32 value, const char *msg);
@@ -587,6 +613,18 @@ int xtp_seg_fit(struct sock *sk, struct sk_buff_head *q, struct sk_buff *skb,
 void xtp_mtu_icmp(struct sock *sk, u32 mtu);
 void xtp_mtu_reduced(struct sock *sk);
 void xtp_mtu_handshake_end(struct sock *sk);
+
+/* socket.c */
+void xtp_listen_drop(struct sock *sk, struct xtp_sock *xs, bool forget);
+
+/* validate.c */
+void xtp_av_child(struct sock *child, const struct sk_buff *skb);
+void xtp_av_rcvd(struct sock *sk, const struct sk_buff *skb, u64 key);
+u32 xtp_av_data_room(struct sock *sk);
+bool xtp_av_charge(struct sock *sk, u32 len);
+void xtp_av_timeout(struct sock *sk);
+bool xtp_av_ask(struct sock *listener, struct sock *child);
+bool xtp_av_evict(struct sock *listener);
 
 /* input.c */
 int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb);

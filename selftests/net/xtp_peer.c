@@ -14,7 +14,9 @@
  *                           (MSG_XTP_WCLOSE) instead of shutdown()
  *       -A                  server: no ATM replay timer
  *       -r FILE             server: reply with FILE's contents
- *       -n COUNT            server: accept COUNT associations in turn
+ *       -n COUNT            server: accept COUNT associations in turn;
+ *                           client: COUNT exchanges in turn, printing
+ *                           "exchange I: MS ms" for each on stderr
  *       -T SECONDS          receive timeout (default 60)
  *       -K MS               SO_KEEPALIVE with this CTIMER period
  *       -C MS               CTIMEOUT
@@ -23,6 +25,7 @@
  *       -S                  server: write what arrives to stdout as it
  *                           arrives, not once the stream has ended
  *       -B DEV              server: SO_BINDTODEVICE to DEV before bind()
+ *       -q BACKLOG          server: listen() backlog (default 128)
  *
  * Errors print "error: <call>: <errno name>" and exit 1.
  */
@@ -34,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -41,7 +45,7 @@
 
 static int assoc, teardown, service, wclose_flag, no_atm, count = 1;
 static int use_sendto, timeout_s = 60, keepalive_ms, ctimeout_ms, hold;
-static int stream_out;
+static int stream_out, backlog = 128;
 static const char *reply, *bind_dev;
 
 static void die(const char *what)
@@ -158,7 +162,7 @@ static int server(int port)
 	sin.sin_port = htons(port);
 	if (bind(ls, (struct sockaddr *)&sin, sizeof(sin)))
 		die("bind");
-	if (listen(ls, 128))
+	if (listen(ls, backlog))
 		die("listen");
 	fprintf(stderr, "listening\n");
 	for (i = 0; i < count; i++) {
@@ -188,17 +192,16 @@ static int server(int port)
 	return 0;
 }
 
-static int client(const char *addr, int port)
+/* One association: send @out, print what comes back, close. */
+static void exchange(const struct sockaddr_in *sin, const char *out,
+		     size_t outlen, int i)
 {
-	struct sockaddr_in sin = { .sin_family = AF_INET };
-	char *in, *out;
-	size_t outlen, len;
+	struct timespec t0, t1;
+	size_t len;
+	char *in;
 	int fd;
 
-	sin.sin_port = htons(port);
-	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
-		die("address");
-	outlen = hold ? 0 : read_all(0, &out);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	fd = socket(AF_INET, SOCK_XTP, IPPROTO_XTP);
 	if (fd < 0)
 		die("socket");
@@ -206,9 +209,9 @@ static int client(const char *addr, int port)
 	if (use_sendto) {
 		if (!outlen)
 			die("sendto needs data");
-		send_all(fd, out, outlen, &sin);
+		send_all(fd, out, outlen, sin);
 	} else {
-		if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)))
+		if (connect(fd, (const struct sockaddr *)sin, sizeof(*sin)))
 			die("connect");
 		if (outlen)
 			send_all(fd, out, outlen, NULL);
@@ -217,7 +220,27 @@ static int client(const char *addr, int port)
 	}
 	len = read_all(fd, &in);
 	write_all(1, in, len);
+	free(in);
 	close(fd);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (count > 1)
+		fprintf(stderr, "exchange %d: %ld ms\n", i + 1,
+			(t1.tv_sec - t0.tv_sec) * 1000 +
+			(t1.tv_nsec - t0.tv_nsec) / 1000000);
+}
+
+static int client(const char *addr, int port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	char *out = NULL;
+	size_t outlen;
+
+	sin.sin_port = htons(port);
+	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
+		die("address");
+	outlen = hold ? 0 : read_all(0, &out);
+	for (int i = 0; i < count; i++)
+		exchange(&sin, out, outlen, i);
 	return 0;
 }
 
@@ -228,7 +251,7 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return 2;
 	optind = 2;
-	while ((opt = getopt(argc, argv, "t:d:v:m:WAr:n:T:K:C:HSB:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:d:v:m:WAr:n:T:K:C:HSB:q:")) != -1) {
 		switch (opt) {
 		case 't': assoc = atoi(optarg); break;
 		case 'd': teardown = atoi(optarg); break;
@@ -238,6 +261,7 @@ int main(int argc, char **argv)
 		case 'A': no_atm = 1; break;
 		case 'r': reply = optarg; break;
 		case 'n': count = atoi(optarg); break;
+		case 'q': backlog = atoi(optarg); break;
 		case 'T': timeout_s = atoi(optarg); break;
 		case 'K': keepalive_ms = atoi(optarg); break;
 		case 'C': ctimeout_ms = atoi(optarg); break;

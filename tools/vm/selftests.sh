@@ -25,7 +25,7 @@ mkdir -p "$out"
 ln -sfn "$(basename "$out")" "$top/build/vm/selftests-$kver.latest"
 printf '%s\n' "${SELFTEST_ENV:-}" >"$out/env"
 "$top/tools/vm/stage-modules.sh" "$kver" "$moddir" "$out/stage" ${KTREE:-}
-"$top/tools/vm/run.sh" -k "$kver" ${KIMAGE:+-i "$KIMAGE"} -o "$out" -t "${VM_TIMEOUT:-1500}" -- \
+"$top/tools/vm/run.sh" -k "$kver" ${KIMAGE:+-i "$KIMAGE"} -o "$out" -t "${VM_TIMEOUT:-1800}" -- \
 	"$top/tools/vm/guest-suite.sh" "$out" "$out/stage" "$bindir" "$@"
 rc=$?
 

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XTP: address validation of the peers that open associations.
+ *
+ * A FIRST's source address is only the sender's word.  Until the peer
+ * shows that it receives at that address, by sending a packet with our
+ * key and the RETURN bit (the key went nowhere but to that address, in
+ * our TCNTL), a context opened by its FIRST sends it at most
+ * XTP_AV_FACTOR times the bytes it sent us: a forged FIRST cannot make
+ * us flood its victim.  Data over the limit waits for the peer's answer
+ * to the SREQ on the last packet that fits, one round trip.
+ *
+ * Such a context also has a deadline: XTP_AV_MS after the FIRST, if the
+ * peer has not answered, a CNTL+SREQ asks it once; another XTP_AV_MS
+ * later the context is reset (an orphan's at the first deadline).  The
+ * TCNTL of a child opened while its listener's queue is half full or
+ * more asks for an answer at once (SREQ), so that a real peer validates
+ * within a round trip; while the queue is full, a FIRST takes the place
+ * of the oldest child that was asked and has not answered, as TCP's
+ * SYN_RECV requests make way in a flood.
+ */
+#include <net/ip.h>
+#include <net/sock.h>
+
+#include "xtp.h"
+
+#define XTP_AV_FACTOR	3
+#define XTP_AV_MS	3000
+/* Smallest backlog whose queue can be a flood's target rather than a test's. */
+#define XTP_AV_MIN_BACKLOG	8
+
+static u32 xtp_av_room(const struct xtp_sock *xs)
+{
+	u64 limit = (u64)XTP_AV_FACTOR * xs->av_in;
+
+	return limit > xs->av_out ? min_t(u64, limit - xs->av_out, U32_MAX) : 0;
+}
+
+/**
+ * xtp_av_child - a FIRST opened @child: its peer is not validated yet
+ * @child: the new context, locked
+ * @skb: the FIRST, its IP header in place
+ */
+void xtp_av_child(struct sock *child, const struct sk_buff *skb)
+{
+	struct xtp_sock *xs = xtp_sk(child);
+
+	xs->peer_valid = 0;
+	xs->av_asked = 0;
+	xs->av_probed = 0;
+	xs->av_blocked = 0;
+	xs->av_in = ntohs(ip_hdr(skb)->tot_len);
+	xs->av_out = 0;
+	sk_reset_timer(child, &xs->vtimer,
+		       jiffies + msecs_to_jiffies(XTP_AV_MS));
+}
+
+/**
+ * xtp_av_rcvd - a packet from the peer of a context not yet validated
+ * @sk: the context, locked
+ * @skb: the packet, its IP header in place
+ * @key: its KEY: with RETURN it is ours, and the peer is validated
+ */
+void xtp_av_rcvd(struct sock *sk, const struct sk_buff *skb, u64 key)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (xs->peer_valid)
+		return;
+	if (!(key & XTP_KEY_RETURN)) {
+		/* A FIRST again: its sender may be anyone, but it pays. */
+		xs->av_in += ntohs(ip_hdr(skb)->tot_len);
+		return;
+	}
+	xs->peer_valid = 1;
+	xs->av_blocked = 0;
+	sk_stop_timer(sk, &xs->vtimer);
+}
+
+/* The limit holds a packet back: count each wait once, in AvLimited. */
+static void xtp_av_blocked(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (!xs->av_blocked) {
+		xs->av_blocked = 1;
+		XTP_INC_STATS(sock_net(sk), XTP_MIB_AVLIMITED);
+	}
+}
+
+/**
+ * xtp_av_data_room - payload the next DATA packet may carry
+ * @sk: the context, locked
+ *
+ * A packet that would pass the limit is cut to fit it (xtp_push()): its
+ * SREQ, the last of the burst, brings the answer that lifts the limit.
+ *
+ * Return: bytes, U32_MAX for a validated peer, 0 when nothing fits.
+ */
+u32 xtp_av_data_room(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	u32 room;
+
+	if (xs->peer_valid)
+		return U32_MAX;
+	room = xtp_av_room(xs);
+	if (room > XTP_DATA_OVERHEAD)
+		return room - XTP_DATA_OVERHEAD;
+	xtp_av_blocked(sk);
+	return 0;
+}
+
+/**
+ * xtp_av_charge - a packet of @len bytes (IP) goes to the peer
+ * @sk: the context, locked
+ * @len: the packet's length with its IP header
+ *
+ * Return: false if it must not: the peer is not validated and the packet
+ * does not fit the limit.
+ */
+bool xtp_av_charge(struct sock *sk, u32 len)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (xs->peer_valid)
+		return true;
+	if (len > xtp_av_room(xs)) {
+		xtp_av_blocked(sk);
+		return false;
+	}
+	xs->av_out += len;
+	return true;
+}
+
+/**
+ * xtp_av_timeout - the validation deadline passed
+ * @sk: the context, locked, not owned by the user
+ *
+ * The first time, ask the peer (CNTL+SREQ, within the limit); the second,
+ * reset the context.
+ */
+void xtp_av_timeout(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (xs->peer_valid || xs->released)
+		return;
+	/* An orphan's application is done with it: no second chance. */
+	if (!xs->av_probed && !sock_flag(sk, SOCK_DEAD)) {
+		xs->av_probed = 1;
+		if (sk->sk_state == TCP_ESTABLISHED && !xs->end_sent)
+			xtp_send_cntl(sk, XTP_CMD_SREQ);
+		sk_reset_timer(sk, &xs->vtimer,
+			       jiffies + msecs_to_jiffies(XTP_AV_MS));
+		return;
+	}
+	XTP_INC_STATS(sock_net(sk), XTP_MIB_AVEXPIRED);
+	xtp_abort(sk, ETIMEDOUT);
+}
+
+/**
+ * xtp_av_ask - should the TCNTL of @child ask for an answer at once?
+ * @listener: the listener, locked
+ * @child: its new child
+ *
+ * Yes once the accept queue is half full (and holds at least
+ * XTP_AV_MIN_BACKLOG): it may be a flood, and a child that was asked and
+ * has not answered may be dropped to make room (xtp_av_evict()).
+ *
+ * Return: true to set SREQ on the TCNTL.
+ */
+bool xtp_av_ask(struct sock *listener, struct sock *child)
+{
+	u32 max = READ_ONCE(listener->sk_max_ack_backlog);
+
+	if (max < XTP_AV_MIN_BACKLOG ||
+	    2 * READ_ONCE(listener->sk_ack_backlog) < max)
+		return false;
+	xtp_sk(child)->av_asked = 1;
+	return true;
+}
+
+/**
+ * xtp_av_evict - make room in a full accept queue
+ * @listener: the listener, locked
+ *
+ * The oldest child whose peer was asked to answer and has not is
+ * dropped.  Its data never reached the application, so its ATM entry
+ * goes at once: the real peer's next FIRST opens the association again.
+ *
+ * Return: true if a child made room.
+ */
+bool xtp_av_evict(struct sock *listener)
+{
+	struct xtp_sock *xs;
+
+	list_for_each_entry(xs, &xtp_sk(listener)->accept_queue, accept_node) {
+		if (xs->peer_valid || !xs->av_asked)
+			continue;
+		xtp_listen_drop(listener, xs, true);
+		XTP_INC_STATS(sock_net(listener), XTP_MIB_AVEVICTED);
+		return true;
+	}
+	return false;
+}
