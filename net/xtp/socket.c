@@ -185,10 +185,18 @@ static int xtp_connect(struct socket *sock, struct sockaddr *uaddr,
 		again = true;
 		break;
 	case TCP_CLOSE:
-		/* A finished association cannot be reused. */
+		/*
+		 * A finished association cannot be reused; a connect() that
+		 * failed (no TCNTL ever came: no peer key) starts again, as
+		 * TCP's does.
+		 */
 		if (xs->released) {
 			err = -EISCONN;
-			goto out;
+			if (xs->pkey || xs->deferred)
+				goto out;
+			xtp_ctx_init(sk);
+			sk->sk_shutdown = 0;
+			WRITE_ONCE(sk->sk_err_soft, 0);
 		}
 		err = -EINVAL;
 		if (addr_len < sizeof(*sin))

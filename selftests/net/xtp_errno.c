@@ -283,7 +283,7 @@ static void seq_refused(struct rec *r, int port)
 {
 	struct sockaddr_in peer;
 	socklen_t len = sizeof(peer);
-	int fd = -1, nb = -1;
+	int fd = -1, nb = -1, ls = -1;
 
 	fd = sock(r->p, 0);
 	SETUP(r, fd >= 0, "socket");
@@ -297,8 +297,13 @@ static void seq_refused(struct rec *r, int port)
 	     getpeername(fd, (struct sockaddr *)&peer, &len));
 	CALL(r, "connect again after refusal",
 	     connect_to(fd, "127.0.0.1", port));
-	DOC(r, -1, EISCONN,
-	    "xtp.rst: connect() on a finished context gives EISCONN");
+	ls = sock(r->p, 0);
+	SETUP(r, ls >= 0 && !bind_to(ls, "127.0.0.1", port) &&
+	      !listen(ls, 1), "listener");
+	CALL(r, "connect after refusal, to a listener now",
+	     connect_to(fd, "127.0.0.1", port));
+	VALUE(r, "SO_ERROR after connecting at last", so_error(fd));
+	MASK(r, "poll connected at last", fd);
 
 	nb = sock(r->p, SOCK_NONBLOCK);
 	SETUP(r, nb >= 0, "socket");
@@ -310,7 +315,7 @@ static void seq_refused(struct rec *r, int port)
 	VALUE(r, "SO_ERROR read twice", so_error(nb));
 	MASK(r, "poll after SO_ERROR read", nb);
 out:
-	close_all((int[]){ fd, nb }, 2);
+	close_all((int[]){ fd, nb, ls }, 3);
 }
 
 /* Established: connect twice, non-blocking calls, OOB, XTP options. */
