@@ -451,6 +451,7 @@ void xtp_ctx_done(struct sock *sk, int err)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
+	sock_owned_by_me(sk);
 	if (xs->released)
 		return;
 	xs->released = 1;

@@ -557,10 +557,35 @@ static void xtp_rcvq_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&sk->sk_receive_queue), 1U);
 }
 
+/*
+ * Data that ends beyond the ALLOC advertised, or whose end wraps, is
+ * dropped (InBeyondAlloc) instead of waiting in the out-of-order queue;
+ * data up to ALLOC is kept.
+ */
+static void xtp_rcvq_beyond_alloc(struct kunit *test)
+{
+	unsigned long beyond = xtp_kt_mib(XTP_MIB_INBEYONDALLOC);
+	struct sock *sk = xtp_kt_socket(test);
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	xs->rcv_nxt = 1000;
+	xs->rcv_high = 1000;
+	xs->rcv_alloc = 1500;
+	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 1450, 100));
+	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, U64_MAX - 10, 100));
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->ooo_queue), 0U);
+	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_INBEYONDALLOC) - beyond, 2UL);
+	KUNIT_EXPECT_TRUE(test, xtp_kt_rcv(test, sk, 1400, 100));
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->ooo_queue), 1U);
+	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 1000, 400));
+	KUNIT_EXPECT_EQ(test, xs->rcv_nxt, 1500ULL);
+}
+
 static struct kunit_case xtp_rcvq_cases[] = {
 	KUNIT_CASE(xtp_rcvq_gap_fill),
 	KUNIT_CASE(xtp_rcvq_duplicates),
 	KUNIT_CASE(xtp_rcvq_limits),
+	KUNIT_CASE(xtp_rcvq_beyond_alloc),
 	{}
 };
 

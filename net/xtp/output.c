@@ -155,6 +155,7 @@ static int xtp_xmit(struct sock *sk, const struct xtp_wire_pkt *pkt)
 	struct sk_buff *skb;
 	int err;
 
+	sock_owned_by_me(sk);
 	/* DATA paid in xtp_push(); the rest now, or it stays. */
 	if (pkt->hdr.pformat != XTP_PF_DATA &&
 	    !xtp_av_charge(sk, xtp_wire_pkt_len(pkt) + sizeof(struct iphdr)))
@@ -412,6 +413,7 @@ void xtp_push(struct sock *sk)
 	bool paced = false;
 	u32 n, seg, lim;
 
+	sock_owned_by_me(sk);
 	if (sk->sk_state != TCP_ESTABLISHED || xs->released || xs->end_sent ||
 	    xs->in_handshake)
 		return;

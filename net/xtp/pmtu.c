@@ -96,6 +96,7 @@ int xtp_seg_fit(struct sock *sk, struct sk_buff_head *q, struct sk_buff *skb,
 	u32 n = skb->len - len;
 	struct sk_buff *rest;
 
+	sock_owned_by_me(sk);
 	rest = alloc_skb(n, GFP_ATOMIC);
 	if (!rest)
 		return -ENOMEM;

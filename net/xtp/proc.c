@@ -46,6 +46,7 @@ static const char *const xtp_mib_names[__XTP_MIB_MAX] = {
 	[XTP_MIB_AVLIMITED]	= "AvLimited",
 	[XTP_MIB_AVEVICTED]	= "AvEvicted",
 	[XTP_MIB_AVEXPIRED]	= "AvExpired",
+	[XTP_MIB_INBEYONDALLOC]	= "InBeyondAlloc",
 };
 
 /* One "Name value" line per counter, as /proc/net/snmp6 prints them. */

@@ -123,6 +123,7 @@ bool xtp_av_charge(struct sock *sk, u32 len)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
+	sock_owned_by_me(sk);
 	if (xs->peer_valid)
 		return true;
 	if (len > xtp_av_room(xs)) {

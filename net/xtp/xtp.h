@@ -1,6 +1,44 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * XTP: internal declarations shared by the files of the module.
+ *
+ * Locking
+ * =======
+ *
+ * The socket lock protects a context's whole protocol state (struct
+ * xtp_sock below &xtp_sock.inet, its queues and timers).  Process context
+ * takes it with lock_sock(); softirq (input, ICMP errors, timers) with
+ * bh_lock_sock(), and when the user owns the socket it leaves the work:
+ * a packet goes to the backlog (sk_add_backlog()), a timer or an ICMP
+ * error sets its bit in &xtp_sock.deferred, holding a reference, and
+ * xtp_release_cb() does it at release_sock().  Functions that read or
+ * change that state assert the lock with sock_owned_by_me().
+ *
+ * Order: a listener before its children, never the other way round.
+ * xtp_deliver() takes every socket's spinlock with the nested subclass;
+ * sk_clone_lock() then takes the new child's with the plain one, and
+ * xtp_listen_drop() takes a queued child's while the listener is held.
+ * Where that happens in process context (the listener's backlog, close,
+ * shutdown) softirqs are kept off for as long as the child's spinlock is
+ * held: a transmit re-enables them and could run input for that child
+ * on the same CPU.  No code of a child takes its listener's lock; the
+ * accept queue (&xtp_sock.accept_queue) belongs to the listener's lock.
+ *
+ * Per namespace: &xtp_net.keys, &xtp_net.peers and &xtp_net.atm are
+ * rhashtables, read under RCU (a lookup takes a reference with
+ * refcount_inc_not_zero()) and changed with the context's lock held (ATM
+ * replay timers without it); ATM entries are freed after a grace period.
+ * &xtp_net.port_lock and &xtp_net.socks_lock are BH-safe spinlocks taken
+ * under the socket lock and nothing under them, except that the /proc
+ * readers take each socket's sk_callback_lock under socks_lock.
+ *
+ * Timers (WTIMER, CTIMEOUT, CTIMER, the validation deadline, the send
+ * hrtimer) each hold a socket reference while queued and run through
+ * xtp_timer_run(); xtp_timers_stop() stops them under the lock without
+ * waiting, and drops the references of work deferred to release_cb.
+ * Transmission happens under the socket lock (ip_queue_xmit()); input
+ * that the transmit triggers on loopback or veth finds the lock held and
+ * goes to the backlog or waits for the spinlock on another CPU.
  */
 #ifndef _NET_XTP_XTP_H
 #define _NET_XTP_XTP_H
@@ -62,6 +100,7 @@
  * @XTP_MIB_AVEVICTED: unvalidated children dropped from a full accept
  *	queue to make room
  * @XTP_MIB_AVEXPIRED: contexts reset because their peer never validated
+ * @XTP_MIB_INBEYONDALLOC: DATA dropped, beyond the ALLOC we advertised
  * @__XTP_MIB_MAX: number of counters
  */
 enum xtp_mib_field {
@@ -101,6 +140,7 @@ enum xtp_mib_field {
 	XTP_MIB_AVLIMITED,
 	XTP_MIB_AVEVICTED,
 	XTP_MIB_AVEXPIRED,
+	XTP_MIB_INBEYONDALLOC,
 	__XTP_MIB_MAX
 };
 
