@@ -47,6 +47,21 @@ static const struct ctl_table xtp_sysctl_template[] = {
 	XTP_SYSCTL_END
 };
 
+/*
+ * In a namespace other than the initial one, @t's int (at @val in @xn)
+ * cannot be set above the initial namespace's value, nor start above it:
+ * a user namespace's root must not hold more replay state, longer, than
+ * the host allows.
+ */
+static void xtp_sysctl_cap(struct ctl_table *t, int *val, struct xtp_net *xn)
+{
+	int *init = (int *)((char *)xtp_net(&init_net) +
+			    ((char *)val - (char *)xn));
+
+	t->extra2 = init;
+	*val = min(*val, READ_ONCE(*init));
+}
+
 int xtp_sysctl_init_net(struct net *net)
 {
 	struct xtp_net *xn = xtp_net(net);
@@ -62,6 +77,10 @@ int xtp_sysctl_init_net(struct net *net)
 	table[0].data = &xn->msl_ms;
 	table[1].data = &xn->atm_max;
 	table[2].data = &xn->cc;
+	if (!net_eq(net, &init_net)) {
+		xtp_sysctl_cap(&table[0], &xn->msl_ms, xn);
+		xtp_sysctl_cap(&table[1], &xn->atm_max, xn);
+	}
 	xn->sysctl = xtp_register_net_sysctl(net, "net/xtp", table,
 					     ARRAY_SIZE(xtp_sysctl_template));
 	if (!xn->sysctl) {

@@ -7,7 +7,8 @@
 # - a RETURN key from an address that is not the peer's is dropped;
 # - a duplicate FIRST of the live association gets its TCNTL again and
 #   opens nothing;
-# and the ATM cap (net.xtp.atm_max) refuses associations beyond it.
+# the ATM cap (net.xtp.atm_max) refuses associations beyond it; and a
+# namespace cannot raise atm_max or msl_ms above the initial namespace's.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -26,7 +27,7 @@ inject() {
 }
 
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 8
 modprobe xtp
 xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
 trap 'kill $srv $cli 2>/dev/null; xtp_ns_cleanup' EXIT
@@ -95,4 +96,18 @@ ip netns exec "$NS_C" "$PEER" client -H -C 3000 198.18.0.2 9999 \
 	>/dev/null 2>"$OUT/cli2.err"
 ktap_check "beyond net.xtp.atm_max the FIRST is dropped (AtmFull $(snmp_get AtmFull "$NS_S"))" \
 	'grep -q "timed out" "$OUT/cli2.err" && [ "$(snmp_get AtmFull "$NS_S")" -ge 1 ]'
+
+# A namespace cannot raise the ATM's limits above the initial one's.
+init_atm=$(cat /proc/sys/net/xtp/atm_max)
+init_msl=$(cat /proc/sys/net/xtp/msl_ms)
+ip netns exec "$NS_S" sysctl -qw net.xtp.atm_max=$((init_atm + 1)) 2>/dev/null
+r1=$?
+ip netns exec "$NS_S" sysctl -qw net.xtp.msl_ms=$((init_msl + 1)) 2>/dev/null
+r2=$?
+ip netns exec "$NS_S" sysctl -qw net.xtp.atm_max="$init_atm"
+r3=$?
+ktap_check "atm_max and msl_ms cannot go above the initial namespace's ($init_atm, $init_msl): $r1 $r2, equal: $r3" \
+	'[ $r1 != 0 ] && [ $r2 != 0 ] && [ $r3 = 0 ] &&
+	 [ "$(ip netns exec "$NS_S" cat /proc/sys/net/xtp/atm_max)" = "$init_atm" ] &&
+	 [ "$(ip netns exec "$NS_S" cat /proc/sys/net/xtp/msl_ms)" = "$init_msl" ]'
 ktap_finished
