@@ -26,6 +26,8 @@
  *                           arrives, not once the stream has ended
  *       -B DEV              server: SO_BINDTODEVICE to DEV before bind()
  *       -q BACKLOG          server: listen() backlog (default 128)
+ *       -D MS               server: wait MS after listen() before the
+ *                           first accept() (the queue fills meanwhile)
  *
  * Errors print "error: <call>: <errno name>" and exit 1.
  */
@@ -45,7 +47,7 @@
 
 static int assoc, teardown, service, wclose_flag, no_atm, count = 1;
 static int use_sendto, timeout_s = 60, keepalive_ms, ctimeout_ms, hold;
-static int stream_out, backlog = 128;
+static int stream_out, backlog = 128, accept_delay_ms;
 static const char *reply, *bind_dev;
 
 static void die(const char *what)
@@ -165,6 +167,8 @@ static int server(int port)
 	if (listen(ls, backlog))
 		die("listen");
 	fprintf(stderr, "listening\n");
+	if (accept_delay_ms)
+		usleep(accept_delay_ms * 1000);
 	for (i = 0; i < count; i++) {
 		size_t len;
 
@@ -251,7 +255,7 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return 2;
 	optind = 2;
-	while ((opt = getopt(argc, argv, "t:d:v:m:WAr:n:T:K:C:HSB:q:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:d:v:m:WAr:n:T:K:C:HSB:q:D:")) != -1) {
 		switch (opt) {
 		case 't': assoc = atoi(optarg); break;
 		case 'd': teardown = atoi(optarg); break;
@@ -262,6 +266,7 @@ int main(int argc, char **argv)
 		case 'r': reply = optarg; break;
 		case 'n': count = atoi(optarg); break;
 		case 'q': backlog = atoi(optarg); break;
+		case 'D': accept_delay_ms = atoi(optarg); break;
 		case 'T': timeout_s = atoi(optarg); break;
 		case 'K': keepalive_ms = atoi(optarg); break;
 		case 'C': ctimeout_ms = atoi(optarg); break;

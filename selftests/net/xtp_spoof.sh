@@ -14,8 +14,9 @@
 # 2. 20,000 forged FIRSTs (2000 a second for 10 s: faster, under TCG, and
 #    the server's input queue drops the real client's packets too, which
 #    no transport protocol can help) at a listener with a backlog of 128
-#    while a real client runs 20 SDT transactions in turn, in one process
-#    (starting processes in a VM this busy takes seconds): every
+#    whose application starts accepting 1 s late (so that the queue is
+#    full), while a real client runs 20 SDT transactions in turn, in one
+#    process (starting processes in a VM this busy takes seconds): every
 #    transaction gets its answer, none slower than 3 s, forged children make way in the full accept
 #    queue (AvEvicted), the victims get at most 3x the flood, and once the
 #    server is gone every context and ATM entry goes.
@@ -76,7 +77,7 @@ ktap_check "the request reached the application once" \
 head -c 3000 /dev/urandom >"$OUT/answer"
 answer=$(sha256sum <"$OUT/answer")
 v0=$(victim) ev0=$(ssnmp AvEvicted)
-ip netns exec "$NS_S" "$PEER" server -T 30 -n 1000000 \
+ip netns exec "$NS_S" "$PEER" server -T 30 -D 1000 -n 1000000 \
 	-r "$OUT/answer" 9999 >/dev/null 2>"$OUT/flood.err" &
 srv=$!
 wait_for 30 grep -q listening "$OUT/flood.err"
