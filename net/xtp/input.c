@@ -142,19 +142,19 @@ VISIBLE_IF_KUNIT bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 	bool new_gap;
 
 	sock_owned_by_me(sk);
-	if (len && seq + len <= xs->rcv_nxt)
-		xtp_count_dup(sk);
-	if (!len || seq + len <= xs->rcv_nxt || xs->wclose_rcvd) {
-		kfree_skb(skb);
-		return false;
-	}
 	/*
-	 * Beyond the ALLOC we advertised (none yet for a FIRST's data): a
-	 * peer that keeps to the protocol never sends it, and the
-	 * out-of-order queue would hold it until the gap below filled.
+	 * Beyond the ALLOC we advertised (none yet for a FIRST's data), or
+	 * wrapping: a peer that keeps to the protocol never sends it, and
+	 * the out-of-order queue would hold it until the gap below filled.
 	 */
 	if (seq + len < seq || (xs->rcv_alloc && seq + len > xs->rcv_alloc)) {
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_INBEYONDALLOC);
+		kfree_skb(skb);
+		return false;
+	}
+	if (len && seq + len <= xs->rcv_nxt)
+		xtp_count_dup(sk);
+	if (!len || seq + len <= xs->rcv_nxt || xs->wclose_rcvd) {
 		kfree_skb(skb);
 		return false;
 	}
