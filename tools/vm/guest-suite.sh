@@ -58,8 +58,10 @@ for t in "${tests[@]}"; do
 	fi
 	log=$out/$t.log
 	echo "xtp-selftest: start $t" >/dev/kmsg
+	t0=$(date +%s)
 	timeout --kill-after=10 "$per_test_tmo" "${cmd[@]}" >"$log" 2>&1 </dev/null
 	rc=$?
+	secs=$(($(date +%s) - t0))
 	cat "$log" >>"$out/ktap.log"
 	# A test that dies, hangs or reports fewer results than it planned
 	# must not look green.
@@ -75,7 +77,7 @@ for t in "${tests[@]}"; do
 	elif [ "$got" -eq 0 ] && [ $rc -ne 4 ]; then
 		echo "not ok - $t # no results" >>"$out/ktap.log"
 	fi
-	echo "# exit: $t $rc" >>"$out/ktap.log"
+	echo "# exit: $t $rc (${secs}s)" >>"$out/ktap.log"
 done
 
 echo "xtp-selftest: end" >/dev/kmsg

@@ -25,9 +25,24 @@ mkdir -p "$out"
 ln -sfn "$(basename "$out")" "$top/build/vm/selftests-$kver.latest"
 printf '%s\n' "${SELFTEST_ENV:-}" >"$out/env"
 "$top/tools/vm/stage-modules.sh" "$kver" "$moddir" "$out/stage" ${KTREE:-}
-"$top/tools/vm/run.sh" -k "$kver" ${KIMAGE:+-i "$KIMAGE"} -o "$out" -t "${VM_TIMEOUT:-1800}" -- \
-	"$top/tools/vm/guest-suite.sh" "$out" "$out/stage" "$bindir" "$@"
+boot() {
+	"$top/tools/vm/run.sh" -k "$kver" ${KIMAGE:+-i "$KIMAGE"} -o "$out" \
+		-t "${VM_TIMEOUT:-1800}" -- \
+		"$top/tools/vm/guest-suite.sh" "$out" "$out/stage" "$bindir" "$@"
+}
+boot "$@"
 rc=$?
+# A VM that ended (not timed out) before the guest started its first
+# test never ran a test (QEMU or virtme-ng failed on the host): boot once
+# more, keeping the first console for the record.
+if [ $rc -ne 124 ] && [ $rc -ne 137 ] && [ ! -f "$out/suite.done" ] &&
+   ! grep -q '^# selftest: ' "$out/ktap.log" 2>/dev/null; then
+	echo "# vm: exit $rc before the first test; booting again" >&2
+	tail -n 20 "$out/console.log" 2>/dev/null | sed 's/^/# first boot: /' >&2
+	mv "$out/console.log" "$out/console.first.log" 2>/dev/null
+	boot "$@"
+	rc=$?
+fi
 
 {
 	grep -vE '^(TAP version|1\.\.)' "$out/ktap.log" 2>/dev/null
@@ -35,6 +50,8 @@ rc=$?
 		echo "ok - vm: suite ran to the end"
 	else
 		echo "not ok - vm: suite did not finish (vm exit $rc, hang or panic; see $out/console.log)"
+		# CI keeps only what is printed: the console's end says why.
+		tail -n 25 "$out/console.log" 2>/dev/null | sed 's/^/# console: /'
 	fi
 	# Oopses, warnings and sanitizer reports fail the run even when every
 	# test passed; so do kmemleak's leaks on the debug kernel.
@@ -43,4 +60,5 @@ rc=$?
 # Where the captures and logs of this run are, for later checks.
 echo "$out" >"$result.dir"
 grep -E '^(not )?ok ' "$result" | sed -n '/^not ok/p' | head -20
+[ -f "$out/suite.done" ] || grep '^# console: ' "$result" >&2
 exit 0
