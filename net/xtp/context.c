@@ -83,7 +83,7 @@ void xtp_ctx_init(struct sock *sk)
 	xs->pkey = 0;
 	xs->atm = NULL;
 	xs->peer_hashed = 0;
-	xs->peer_valid = 1;
+	WRITE_ONCE(xs->peer_valid, true);
 	xs->av_asked = 0;
 	xs->av_probed = 0;
 	xs->av_blocked = 0;

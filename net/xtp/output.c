@@ -218,13 +218,13 @@ int xtp_send_first(struct sock *sk)
 			__skb_queue_tail(&xs->rtx_queue, data);
 		}
 	}
-	if (data)
+	if (data) {
 		xtp_first_fit(sk, data);
-	if (data)
 		opt |= XTP_SKB_CB(data)->options;
-	/* Closed before any data: the FIRST carries the WCLOSE. */
-	if (xs->wclose_req && !data)
+	} else if (xs->wclose_req) {
+		/* Closed before any data: the FIRST carries the WCLOSE. */
 		opt |= XTP_CMD_WCLOSE;
+	}
 	if (opt & XTP_CMD_WCLOSE)
 		xs->wclose_sent = 1;
 	xs->snd_nxt = XTP_FIRST_SEGS_LEN + (data ? data->len : 0);

@@ -45,7 +45,7 @@ void xtp_av_child(struct sock *child, const struct sk_buff *skb)
 {
 	struct xtp_sock *xs = xtp_sk(child);
 
-	xs->peer_valid = 0;
+	WRITE_ONCE(xs->peer_valid, false);
 	xs->av_asked = 0;
 	xs->av_probed = 0;
 	xs->av_blocked = 0;
@@ -72,7 +72,7 @@ void xtp_av_rcvd(struct sock *sk, const struct sk_buff *skb, u64 key)
 		xs->av_in += ntohs(ip_hdr(skb)->tot_len);
 		return;
 	}
-	xs->peer_valid = 1;
+	WRITE_ONCE(xs->peer_valid, true);
 	xs->av_blocked = 0;
 	sk_stop_timer(sk, &xs->vtimer);
 }
@@ -197,7 +197,12 @@ bool xtp_av_evict(struct sock *listener)
 	struct xtp_sock *xs;
 
 	list_for_each_entry(xs, &xtp_sk(listener)->accept_queue, accept_node) {
-		if (xs->peer_valid || !xs->av_asked)
+		/*
+		 * The child's own lock is not held: its softirq may validate
+		 * it meanwhile (av_asked is the listener's, written under
+		 * both locks in xtp_listen_first()).
+		 */
+		if (READ_ONCE(xs->peer_valid) || !xs->av_asked)
 			continue;
 		xtp_listen_drop(listener, xs, true);
 		XTP_INC_STATS(sock_net(listener), XTP_MIB_AVEVICTED);

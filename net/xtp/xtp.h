@@ -420,10 +420,11 @@ struct xtp_sock {
 	    ctl_sent:1,
 	    reo_pending:1,
 	    app_limited:1,
-	    peer_valid:1,
 	    av_asked:1,
 	    av_probed:1,
 	    av_blocked:1;
+	/* Not a bitfield: xtp_av_evict() reads it under the listener's lock. */
+	bool peer_valid;
 
 	u64 snd_una;
 	u64 close_una;
