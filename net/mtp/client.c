@@ -18,6 +18,7 @@
 
 #include "compat.h"
 #include "mtp.h"
+#include <trace/events/mtp.h>
 
 #define MTP_MAX_RANGES		512	/* in-transit ranges per transaction */
 #define MTP_TAGS		64	/* send times remembered, by tag */
@@ -182,7 +183,7 @@ static void mtp_txn_put(struct mtp_ctxn *t)
 {
 	if (!refcount_dec_and_test(&t->ref))
 		return;
-	kfree_skb(t->final);
+	consume_skb(t->final);
 	sock_put(mtp_to_sk(t->ms));
 	kfree(t);
 }
@@ -566,6 +567,9 @@ static void mtp_txn_complete(struct mtp_ctxn *t, u8 error, u8 code,
 	} else {
 		MTP_INC_STATS(net, MTP_MIB_TXNDONE);
 	}
+	trace_mtp_txn_done(t->reqid, error, code, t->next, t->requests,
+			   t->repeats, t->losses,
+			   ktime_us_delta(ktime_get(), t->start));
 	mtp_txn_unlink(t);
 	if (silent) {
 		mtp_purge_pieces(mtp_to_sk(t->ms), t->reqid);
@@ -637,10 +641,10 @@ static u32 mtp_txn_store(struct mtp_ctxn *t, struct sk_buff *skb, u64 s,
 		}
 		/* x lies inside the new data: the new skb replaces it */
 		__skb_unlink(x, &t->ooo);
-		kfree_skb(x);
+		mtp_drop(t->ms, x, SKB_DROP_REASON_TCP_OLD_DATA);
 	}
 	if (s >= e) {
-		kfree_skb(skb);
+		mtp_drop(t->ms, skb, SKB_DROP_REASON_TCP_OLD_DATA);
 		return 0;
 	}
 	MTP_SKB_CB(skb)->pos = (u32)s;
@@ -654,6 +658,14 @@ static u32 mtp_txn_store(struct mtp_ctxn *t, struct sk_buff *skb, u64 s,
 	return (u32)(e - s);
 }
 
+/* For the tracepoint: the flow functions changed @t's window from @old. */
+static void mtp_txn_window_moved(const struct mtp_ctxn *t, u32 old)
+{
+	if (t->flow.window != old)
+		trace_mtp_txn_window(t->reqid, old, t->flow.window,
+				     t->flow.dgram);
+}
+
 /* ---- loss ----------------------------------------------------------------- */
 
 /* @r did not arrive: it no longer counts in transit and will be asked again. */
@@ -661,6 +673,7 @@ static void mtp_range_lost(struct mtp_ctxn *t, struct mtp_range *r, bool early)
 {
 	struct net *net = mtp_txn_net(t);
 	u32 len = (u32)(r->end - r->start);
+	u32 old = t->flow.window;
 
 	t->transit -= len;
 	if (!r->nodata && !r->pending) {
@@ -669,6 +682,9 @@ static void mtp_range_lost(struct mtp_ctxn *t, struct mtp_range *r, bool early)
 		if (early)
 			MTP_INC_STATS(net, MTP_MIB_EARLYLOSSES);
 		mtp_flow_lost(&t->flow, len, &t->rtt);
+		trace_mtp_txn_loss(t->reqid, r->start, len, early,
+				   t->flow.window);
+		mtp_txn_window_moved(t, old);
 	}
 	mtp_range_free(t, r);
 }
@@ -723,6 +739,7 @@ static void mtp_rx_guard(struct mtp_sock *ms)
 {
 	struct mtp_ctxn *t, *w = NULL;
 	int bkt;
+	u32 old;
 
 	if (time_before(jiffies, ms->squeeze_at))
 		return;
@@ -737,7 +754,9 @@ static void mtp_rx_guard(struct mtp_sock *ms)
 	}
 	if (!w)
 		return;
+	old = w->flow.window;
 	mtp_flow_squeeze(&w->flow);
+	mtp_txn_window_moved(w, old);
 	ms->squeeze_at = jiffies +
 		max(usecs_to_jiffies(mtp_rtt_avg(&w->rtt)), 1UL);
 	MTP_INC_STATS(mtp_txn_net(w), MTP_MIB_SQUEEZES);
@@ -961,8 +980,8 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 	struct sock *sk = mtp_to_sk(ms);
 	struct net *net = sock_net(sk);
 	bool fresh = false;
+	u32 got, old;
 	u64 s, e;
-	u32 got;
 
 	MTP_INC_STATS(net, MTP_MIB_INRESPONSES);
 	mtp_txn_rtt(t, m->tag);
@@ -970,7 +989,7 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 		fresh = mtp_txn_token_take(t, m);
 		if (!m->error && m->response == MTP_RES_VALIDATE) {
 			/* Not a response either: the answer waits. */
-			kfree_skb(skb);
+			consume_skb(skb);
 			if (fresh)
 				mtp_txn_revalidate(t, out);
 			return;
@@ -982,14 +1001,14 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 		 * Not a response: an application that never answers still
 		 * lets the transaction expire.
 		 */
-		kfree_skb(skb);
+		consume_skb(skb);
 		mtp_txn_pending(t, m);
 		return;
 	}
 	t->last_rx = jiffies;
 	t->peer_appver = m->appversion;
 	if (m->error) {
-		kfree_skb(skb);
+		consume_skb(skb);
 		mtp_txn_error(t, m, out);
 		return;
 	}
@@ -1000,14 +1019,14 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 	t->channel = m->channel;
 
 	if (t->state == MTP_TS_CLOSING) {
-		kfree_skb(skb);
+		consume_skb(skb);
 		if (m->address == MTP_STREAM_CLOSE || !m->payload_len)
 			mtp_txn_complete(t, 0, 0, false);
 		return;
 	}
 	if (atomic_read(&sk->sk_rmem_alloc) > 2 * READ_ONCE(sk->sk_rcvbuf)) {
 		MTP_INC_STATS(net, MTP_MIB_INRCVBUFERRORS);
-		kfree_skb(skb);
+		mtp_drop(ms, skb, SKB_DROP_REASON_SOCKET_RCVBUFF);
 		return;
 	}
 	skb_set_owner_r(skb, sk);
@@ -1033,7 +1052,7 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 			/* No data yet: ask again later, do not expire. */
 			struct mtp_range *r;
 
-			kfree_skb(skb);
+			consume_skb(skb);
 			if (t->state == MTP_TS_FIRST) {
 				t->state = MTP_TS_FLOWING;
 				t->transit = 0;
@@ -1088,13 +1107,15 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 		e = t->end;
 	if (s >= e || e <= t->next) {
 		mtp_txn_dup(t);
-		kfree_skb(skb);
+		mtp_drop(ms, skb, SKB_DROP_REASON_TCP_OLD_DATA);
 	} else {
 		got = mtp_txn_store(t, skb, s, e, mtp_wire_hdr_len(m));
 		if (!got) {
 			mtp_txn_dup(t);
 		} else {
+			old = t->flow.window;
 			mtp_flow_received(&t->flow, got, &t->rtt);
+			mtp_txn_window_moved(t, old);
 			mtp_txn_deliver(t);
 			if (!mtp_rx_room(t))
 				mtp_rx_guard(ms);
@@ -1136,7 +1157,7 @@ void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 	if (!t || t->daddr != saddr || t->dport != sport ||
 	    t->state == MTP_TS_DONE) {
 		MTP_INC_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_INNOTXN);
-		kfree_skb(skb);
+		mtp_drop(ms, skb, SKB_DROP_REASON_NO_SOCKET);
 		return;
 	}
 	refcount_inc(&t->ref);
@@ -1255,7 +1276,7 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 	}
 	skb_put(t->final, sizeof(struct mtp_info));
 	if (copy_from_iter(t->payload, len, &msg->msg_iter) != len) {
-		kfree_skb(t->final);
+		consume_skb(t->final);
 		kfree(t);
 		return -EFAULT;
 	}
@@ -1306,6 +1327,8 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 	t->reqid = mtp_reqid_next(ms);
 	ms->last_reqid = t->reqid;
 	MTP_INC_STATS(net, MTP_MIB_TXNSTARTED);
+	trace_mtp_txn_start(t->reqid, daddr, dport, t->address, t->rsize,
+			    t->single);
 	if (req->flags & MTP_REQ_FORGET) {
 		struct mtp_wire_msg m = {
 			.appversion = t->appversion,
@@ -1327,6 +1350,7 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 			goto fail;
 		MTP_INC_STATS(net, MTP_MIB_OUTREQUESTS);
 		MTP_INC_STATS(net, MTP_MIB_TXNDONE);
+		trace_mtp_txn_done(t->reqid, 0, 0, 0, 1, 0, 0, 0);
 		__skb_queue_tail(&out, skb);
 		mtp_xmit_list(ms, &out);
 		err = len;

@@ -296,6 +296,23 @@ static inline struct sock *mtp_to_sk(struct mtp_sock *ms)
 	return &ms->inet.sk;
 }
 
+/**
+ * mtp_drop - free a datagram that was not taken, saying why
+ * @ms: the MTP socket it reached, or NULL
+ * @skb: the datagram
+ * @reason: the nearest SKB_DROP_REASON_* (the table in mtp.rst)
+ *
+ * What a socket drops counts in its sk_drops; skb:kfree_skb and drop
+ * monitors see the reason and the dropping function (this is inlined).
+ */
+static inline void mtp_drop(struct mtp_sock *ms, struct sk_buff *skb,
+			    enum skb_drop_reason reason)
+{
+	if (ms)
+		atomic_inc(&mtp_to_sk(ms)->sk_drops);
+	kfree_skb_reason(skb, reason);
+}
+
 /* Kinds of skbs on the socket's receive queue. */
 enum mtp_skb_kind {
 	MTP_SKB_PIECE,	/* response data; the transaction supplies the info */

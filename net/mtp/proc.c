@@ -95,18 +95,18 @@ static int mtp_socks_show(struct seq_file *seq, void *v)
 	struct sock *sk;
 
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(seq, "local_address txns records cached_bytes tx_queue rx_queue uid inode\n");
+		seq_puts(seq, "local_address txns records cached_bytes tx_queue rx_queue uid inode drops\n");
 		return 0;
 	}
 	ms = hlist_entry(v, struct mtp_sock, net_node);
 	sk = mtp_to_sk(ms);
-	seq_printf(seq, "%pI4:%u %u %u %zu %d %d %u %lu\n",
+	seq_printf(seq, "%pI4:%u %u %u %zu %d %d %u %lu %d\n",
 		   &ms->inet.inet_rcv_saddr, ntohs(ms->inet.inet_sport),
 		   READ_ONCE(ms->nctxn), READ_ONCE(ms->nsrec),
 		   READ_ONCE(ms->cached), READ_ONCE(sk->sk_wmem_queued),
 		   sk_rmem_alloc_get(sk),
 		   from_kuid_munged(seq_user_ns(seq), sock_i_uid(sk)),
-		   sock_i_ino(sk));
+		   sock_i_ino(sk), atomic_read(&sk->sk_drops));
 	return 0;
 }
 

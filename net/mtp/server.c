@@ -632,21 +632,21 @@ static bool mtp_server_validated(struct net *net, const struct sk_buff *skb,
 	return skb->dev && (skb->dev->flags & IFF_LOOPBACK);
 }
 
-/* Pass a request to the application. */
-static bool mtp_server_deliver(struct mtp_sock *ms, struct sk_buff *skb,
-			       const struct mtp_wire_msg *m, __be32 caddr,
-			       __be16 cport)
+/* Pass a request to the application; or say why it cannot take it. */
+static enum skb_drop_reason
+mtp_server_deliver(struct mtp_sock *ms, struct sk_buff *skb,
+		   const struct mtp_wire_msg *m, __be32 caddr, __be16 cport)
 {
 	struct sock *sk = mtp_to_sk(ms);
 	struct mtp_info *info;
 	struct sk_buff *q;
 
 	if (atomic_read(&sk->sk_rmem_alloc) >= READ_ONCE(sk->sk_rcvbuf))
-		return false;
+		return SKB_DROP_REASON_SOCKET_RCVBUFF;
 	q = alloc_skb(sizeof(*info) + m->payload_len, GFP_ATOMIC);
 	if (!q) {
 		MTP_INC_STATS(sock_net(sk), MTP_MIB_INNOMEM);
-		return false;
+		return SKB_DROP_REASON_NOMEM;
 	}
 	info = skb_put_zero(q, sizeof(*info));
 	info->reqid = m->reqid;
@@ -671,7 +671,7 @@ static bool mtp_server_deliver(struct mtp_sock *ms, struct sk_buff *skb,
 	    skb_copy_bits(skb, mtp_wire_hdr_len(m),
 			  skb_put(q, m->payload_len), m->payload_len)) {
 		kfree_skb(q);
-		return false;
+		return SKB_DROP_REASON_NOMEM;
 	}
 	MTP_SKB_CB(q)->kind = MTP_SKB_INFO;
 	MTP_SKB_CB(q)->reqid = m->reqid;
@@ -681,7 +681,7 @@ static bool mtp_server_deliver(struct mtp_sock *ms, struct sk_buff *skb,
 	MTP_SKB_CB(q)->len = m->payload_len;
 	skb_set_owner_r(q, sk);
 	mtp_queue_rcv(ms, q);
-	return true;
+	return SKB_NOT_DROPPED_YET;
 }
 
 /*
@@ -759,6 +759,7 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 	/* What the request cost its sender on the wire. */
 	u32 wire = skb->len + ip_hdrlen(skb) + sizeof(struct udphdr);
 	bool valid = mtp_server_validated(net, skb, m, caddr);
+	enum skb_drop_reason reason = SKB_DROP_REASON_NOT_SPECIFIED;
 	struct mtp_net *mn = mtp_net(net);
 	struct mtp_wire_msg rest;
 	unsigned long expires;
@@ -773,7 +774,8 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		goto consume;
 	}
 	if (m->options & MTP_OPT_NORESP) {
-		if (!mtp_server_deliver(ms, skb, m, caddr, cport))
+		if (mtp_server_deliver(ms, skb, m, caddr, cport) !=
+		    SKB_NOT_DROPPED_YET)
 			MTP_INC_STATS(net, MTP_MIB_SRVDROPS);
 		goto consume;
 	}
@@ -839,6 +841,7 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		r = kzalloc(sizeof(*r), GFP_ATOMIC);
 		if (!r) {
 			MTP_INC_STATS(net, MTP_MIB_INNOMEM);
+			reason = SKB_DROP_REASON_NOMEM;
 			goto drop;
 		}
 		r->caddr = caddr;
@@ -868,7 +871,8 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		goto consume;
 	}
 	slow = mtp_server_slow(ms, mn);
-	if (!mtp_server_deliver(ms, skb, m, caddr, cport))
+	reason = mtp_server_deliver(ms, skb, m, caddr, cport);
+	if (reason != SKB_NOT_DROPPED_YET)
 		goto drop;
 	/*
 	 * A later request of the transaction (the application answered or
@@ -907,7 +911,7 @@ consume:
 	return;
 drop:
 	MTP_INC_STATS(net, MTP_MIB_SRVDROPS);
-	kfree_skb(skb);
+	mtp_drop(ms, skb, reason);
 }
 
 /*

@@ -74,7 +74,7 @@ static void mtp_input(struct mtp_sock *ms, struct sk_buff *skb)
 	MTP_INC_STATS(net, MTP_MIB_INDATAGRAMS);
 	if (!mtp_unicast(skb)) {
 		MTP_INC_STATS(net, MTP_MIB_INNOTUNICAST);
-		kfree_skb(skb);
+		mtp_drop(ms, skb, SKB_DROP_REASON_NOT_SPECIFIED);
 		return;
 	}
 	saddr = ip_hdr(skb)->saddr;
@@ -89,7 +89,9 @@ static void mtp_input(struct mtp_sock *ms, struct sk_buff *skb)
 		err = mtp_wire_check(&m);
 	if (err) {
 		MTP_INC_STATS(net, mtp_wire_mib[-err]);
-		kfree_skb(skb);
+		mtp_drop(ms, skb, err == -MTP_WIRE_ETRUNC ?
+			 SKB_DROP_REASON_PKT_TOO_SMALL :
+			 SKB_DROP_REASON_INVALID_PROTO);
 		return;
 	}
 	skb_dst_drop(skb);
@@ -97,7 +99,7 @@ static void mtp_input(struct mtp_sock *ms, struct sk_buff *skb)
 	spin_lock(&ms->lock);
 	if (ms->closing) {
 		spin_unlock(&ms->lock);
-		kfree_skb(skb);
+		mtp_drop(ms, skb, SKB_DROP_REASON_NO_SOCKET);
 		return;
 	}
 	if (mtp_wire_is_request(&m))
@@ -116,28 +118,32 @@ static void mtp_input(struct mtp_sock *ms, struct sk_buff *skb)
  * MTP socket; its filter sees the datagram from the UDP header on, as a
  * UDP socket's does.
  */
-static bool mtp_rcv_allowed(struct mtp_sock *ms, struct sk_buff *skb)
+static enum skb_drop_reason mtp_rcv_allowed(struct mtp_sock *ms,
+					    struct sk_buff *skb)
 {
 	struct sock *sk = mtp_to_sk(ms);
 
 	if (!xfrm4_policy_check(sk, XFRM_POLICY_IN, skb))
-		return false;
+		return SKB_DROP_REASON_XFRM_POLICY;
 	nf_reset_ct(skb);
-	return !sk_filter_trim_cap(sk, skb, sizeof(struct udphdr));
+	if (sk_filter_trim_cap(sk, skb, sizeof(struct udphdr)))
+		return SKB_DROP_REASON_SOCKET_FILTER;
+	return SKB_NOT_DROPPED_YET;
 }
 
 static int mtp_encap_rcv(struct sock *usk, struct sk_buff *skb)
 {
 	struct mtp_sock *ms = rcu_dereference_sk_user_data(usk);
+	enum skb_drop_reason reason;
 
 	if (!ms) {
-		kfree_skb(skb);
+		mtp_drop(NULL, skb, SKB_DROP_REASON_NO_SOCKET);
 		return 0;
 	}
-	if (!mtp_rcv_allowed(ms, skb)) {
+	reason = mtp_rcv_allowed(ms, skb);
+	if (reason != SKB_NOT_DROPPED_YET) {
 		MTP_INC_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_INFILTERED);
-		atomic_inc(&mtp_to_sk(ms)->sk_drops);
-		kfree_skb(skb);
+		mtp_drop(ms, skb, reason);
 		return 0;
 	}
 	mtp_input(ms, skb);
@@ -299,7 +305,7 @@ void mtp_xmit_list(struct mtp_sock *ms, struct sk_buff_head *q)
 		__be16 dport = MTP_SKB_CB(skb)->port;
 
 		if (!usock) {
-			kfree_skb(skb);
+			mtp_drop(NULL, skb, SKB_DROP_REASON_NOT_SPECIFIED);
 			continue;
 		}
 		if (!rt || daddr != last || dport != lport) {
@@ -315,7 +321,8 @@ void mtp_xmit_list(struct mtp_sock *ms, struct sk_buff_head *q)
 			if (IS_ERR(rt)) {
 				rt = NULL;
 				MTP_INC_STATS(net, MTP_MIB_OUTERRORS);
-				kfree_skb(skb);
+				mtp_drop(NULL, skb,
+					 SKB_DROP_REASON_IP_OUTNOROUTES);
 				continue;
 			}
 			last = daddr;

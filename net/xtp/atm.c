@@ -16,6 +16,7 @@
 #include <net/sock.h>
 
 #include "xtp.h"
+#include <trace/events/xtp.h>
 
 struct xtp_atm_id {
 	u64 key;
@@ -50,6 +51,7 @@ static const struct rhashtable_params xtp_atm_params = {
 
 static void xtp_atm_free(struct xtp_net *xn, struct xtp_atm_entry *e)
 {
+	trace_xtp_atm(e->id.addr, e->id.key, XTP_TRACE_ATM_EXPIRE);
 	atomic_dec(&xn->atm_count);
 	this_cpu_dec(xn->mib->mibs[XTP_MIB_ATMENTRIES]);
 	kfree_rcu(e, rcu);
@@ -202,6 +204,7 @@ int xtp_atm_add(struct sock *sk, __be32 addr, u64 key)
 		return err;
 	}
 	this_cpu_inc(xn->mib->mibs[XTP_MIB_ATMENTRIES]);
+	trace_xtp_atm(addr, key, XTP_TRACE_ATM_ADD);
 	xtp_sk(sk)->atm = e;
 	return 0;
 }

@@ -21,9 +21,10 @@
 #include <net/xfrm.h>
 
 #include "xtp.h"
+#include <trace/events/xtp.h>
 
 /* The counter that records a packet the codec rejected with @err. */
-static enum xtp_mib_field xtp_decode_drop_reason(int err)
+static enum xtp_mib_field xtp_decode_drop_mib(int err)
 {
 	switch (-err) {
 	case XTP_WIRE_ETRUNC:
@@ -39,6 +40,19 @@ static enum xtp_mib_field xtp_decode_drop_reason(int err)
 		return XTP_MIB_INBADFORMAT;
 	default:
 		return XTP_MIB_INBADLEN;
+	}
+}
+
+/* ... and the drop reason it is freed with. */
+static enum skb_drop_reason xtp_decode_drop_reason(int err)
+{
+	switch (-err) {
+	case XTP_WIRE_ETRUNC:
+		return SKB_DROP_REASON_PKT_TOO_SMALL;
+	case XTP_WIRE_ECSUM:
+		return SKB_DROP_REASON_SKB_CSUM;
+	default:
+		return SKB_DROP_REASON_INVALID_PROTO;
 	}
 }
 
@@ -99,7 +113,7 @@ static void xtp_ooo_drain(struct sock *sk)
 		__skb_unlink(skb, &xs->ooo_queue);
 		if (seq + skb->len <= xs->rcv_nxt) {
 			xtp_count_dup(sk);
-			kfree_skb(skb);
+			xtp_drop(sk, skb, SKB_DROP_REASON_TCP_OLD_DATA);
 			continue;
 		}
 		xtp_rcv_in_order(sk, skb);
@@ -116,7 +130,7 @@ static void xtp_ooo_insert(struct sock *sk, struct sk_buff *skb)
 	skb_queue_walk(&xs->ooo_queue, pos) {
 		if (XTP_SKB_CB(pos)->seq == seq) {
 			xtp_count_dup(sk);
-			kfree_skb(skb);
+			xtp_drop(sk, skb, SKB_DROP_REASON_TCP_OLD_DATA);
 			return;
 		}
 		if (XTP_SKB_CB(pos)->seq > seq) {
@@ -149,20 +163,28 @@ VISIBLE_IF_KUNIT bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 	 */
 	if (seq + len < seq || (xs->rcv_alloc && seq + len > xs->rcv_alloc)) {
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_INBEYONDALLOC);
-		kfree_skb(skb);
+		xtp_drop(sk, skb, SKB_DROP_REASON_TCP_OVERWINDOW);
 		return false;
 	}
-	if (len && seq + len <= xs->rcv_nxt)
+	if (!len) {
+		consume_skb(skb);
+		return false;
+	}
+	if (seq + len <= xs->rcv_nxt) {
 		xtp_count_dup(sk);
-	if (!len || seq + len <= xs->rcv_nxt || xs->wclose_rcvd) {
-		kfree_skb(skb);
+		xtp_drop(sk, skb, SKB_DROP_REASON_TCP_OLD_DATA);
+		return false;
+	}
+	if (xs->wclose_rcvd) {
+		/* Data after the end of the peer's stream. */
+		xtp_drop(sk, skb, SKB_DROP_REASON_NOT_SPECIFIED);
 		return false;
 	}
 	/* The peer must stay below our ALLOC; never hold more than that. */
 	if (xs->rcv_queued + len > limit ||
 	    atomic_read(&sk->sk_rmem_alloc) > sk->sk_rcvbuf) {
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_RCVBUFERRORS);
-		kfree_skb(skb);
+		xtp_drop(sk, skb, SKB_DROP_REASON_SOCKET_RCVBUFF);
 		return false;
 	}
 	skb_pull(skb, pkt->data - skb->data);
@@ -233,6 +255,7 @@ static void xtp_ack(struct sock *sk, const struct xtp_wire_pkt *pkt)
 	if (pkt->hdr.pformat == XTP_PF_ECNTL)
 		xtp_rtx_ecntl(sk, pkt);
 	xtp_wtimer_answered(sk, pkt->ctl.echo);
+	trace_xtp_probe(sk);
 }
 
 static bool xtp_is_control(u8 pformat)
@@ -330,7 +353,7 @@ static void xtp_syn_sent_rcv(struct sock *sk, struct sk_buff *skb,
 	}
 	if (pkt->hdr.pformat != XTP_PF_TCNTL) {
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_INBADSTATE);
-		kfree_skb(skb);
+		xtp_drop(sk, skb, SKB_DROP_REASON_NOT_SPECIFIED);
 		return;
 	}
 	xs->pkey = pkt->ctl.xkey & ~XTP_KEY_RETURN;
@@ -374,6 +397,7 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 {
 	struct net *net = sock_net(sk);
 	const struct iphdr *iph = ip_hdr(skb);
+	enum skb_drop_reason reason = SKB_DROP_REASON_NOT_SPECIFIED;
 	struct xtp_sock *lxs = xtp_sk(sk);
 	struct xtp_sock *xs;
 	struct flowi4 *fl4;
@@ -386,7 +410,7 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 	    XTP_ATM_NONE) {
 		if (dup)
 			sock_put(dup);
-		kfree_skb(skb);
+		xtp_drop(sk, skb, SKB_DROP_REASON_NOT_SPECIFIED);
 		return;
 	}
 	/*
@@ -395,13 +419,13 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 	 */
 	if (sk_acceptq_is_full(sk) && !xtp_av_evict(sk)) {
 		XTP_INC_STATS(net, XTP_MIB_LISTENOVERFLOW);
-		kfree_skb(skb);
+		xtp_drop(sk, skb, SKB_DROP_REASON_NOT_SPECIFIED);
 		return;
 	}
 	child = sk_clone_lock(sk, GFP_ATOMIC);
 	if (!child) {
 		XTP_INC_STATS(net, XTP_MIB_INNOMEM);
-		kfree_skb(skb);
+		xtp_drop(sk, skb, SKB_DROP_REASON_NOMEM);
 		return;
 	}
 	xs = xtp_sk(child);
@@ -430,7 +454,11 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 				   inet_sk(child)->inet_dport,
 				   inet_sk(child)->inet_sport, IPPROTO_XTP, 0,
 				   child->sk_bound_dev_if);
-	if (IS_ERR(rt) || xtp_key_insert(child))
+	if (IS_ERR(rt)) {
+		reason = SKB_DROP_REASON_IP_OUTNOROUTES;
+		goto abort;
+	}
+	if (xtp_key_insert(child))
 		goto abort;
 	sk_setup_caps(child, &rt->dst);
 	rt = NULL;
@@ -482,7 +510,7 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 abort:
 	if (!IS_ERR_OR_NULL(rt))
 		ip_rt_put(rt);
-	kfree_skb(skb);
+	xtp_drop(sk, skb, reason);
 	sock_orphan(child);
 	xtp_ctx_done(child, 0);
 	bh_unlock_sock(child);
@@ -502,7 +530,7 @@ int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 	struct xtp_wire_pkt pkt;
 
 	if (xtp_wire_decode(skb->data, skb->len, XTP_WIRE_F_NOCSUM, &pkt)) {
-		kfree_skb(skb);
+		xtp_drop(sk, skb, SKB_DROP_REASON_INVALID_PROTO);
 		return 0;
 	}
 	if (sk->sk_state == TCP_LISTEN) {
@@ -551,7 +579,7 @@ int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 
 bad_state:
 	XTP_INC_STATS(sock_net(sk), XTP_MIB_INBADSTATE);
-	kfree_skb(skb);
+	xtp_drop(sk, skb, SKB_DROP_REASON_NOT_SPECIFIED);
 	return 0;
 }
 
@@ -561,12 +589,15 @@ bad_state:
  * cgroup-BPF ingress, the LSM's sock_rcv_skb), which may drop the packet
  * but not trim it: the packet was decoded whole.
  */
-static bool xtp_rcv_allowed(struct sock *sk, struct sk_buff *skb)
+static enum skb_drop_reason xtp_rcv_allowed(struct sock *sk,
+					    struct sk_buff *skb)
 {
 	if (!xfrm4_policy_check(sk, XFRM_POLICY_IN, skb))
-		return false;
+		return SKB_DROP_REASON_XFRM_POLICY;
 	nf_reset_ct(skb);
-	return !sk_filter_trim_cap(sk, skb, skb->len);
+	if (sk_filter_trim_cap(sk, skb, skb->len))
+		return SKB_DROP_REASON_SOCKET_FILTER;
+	return SKB_NOT_DROPPED_YET;
 }
 
 /*
@@ -577,10 +608,11 @@ static bool xtp_rcv_allowed(struct sock *sk, struct sk_buff *skb)
  */
 static void xtp_deliver(struct sock *sk, struct sk_buff *skb)
 {
-	if (!xtp_rcv_allowed(sk, skb)) {
+	enum skb_drop_reason reason = xtp_rcv_allowed(sk, skb);
+
+	if (reason != SKB_NOT_DROPPED_YET) {
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_INFILTERED);
-		atomic_inc(&sk->sk_drops);
-		kfree_skb(skb);
+		xtp_drop(sk, skb, reason);
 		sock_put(sk);
 		return;
 	}
@@ -590,7 +622,7 @@ static void xtp_deliver(struct sock *sk, struct sk_buff *skb)
 	} else if (sk_add_backlog(sk, skb, READ_ONCE(sk->sk_rcvbuf) +
 				  READ_ONCE(sk->sk_sndbuf))) {
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_RCVBUFERRORS);
-		kfree_skb(skb);
+		xtp_drop(sk, skb, SKB_DROP_REASON_SOCKET_BACKLOG);
 	}
 	bh_unlock_sock(sk);
 	sock_put(sk);
@@ -609,14 +641,15 @@ static void xtp_first_rcv(struct net *net, struct sk_buff *skb,
 		return;
 	case XTP_ATM_REPLAY:
 		XTP_INC_STATS(net, XTP_MIB_INREPLAYFIRST);
-		kfree_skb(skb);
+		trace_xtp_atm(iph->saddr, pkt->hdr.key, XTP_TRACE_ATM_REPLAY);
+		xtp_drop(NULL, skb, SKB_DROP_REASON_NO_SOCKET);
 		return;
 	case XTP_ATM_NONE:
 		break;
 	}
 	if (pkt->addr.aformat != XTP_AFORMAT_IPV4) {
 		XTP_INC_STATS(net, XTP_MIB_INBADFORMAT);
-		kfree_skb(skb);
+		xtp_drop(NULL, skb, SKB_DROP_REASON_INVALID_PROTO);
 		return;
 	}
 	sk = xtp_listener_lookup(net, iph->daddr, pkt->addr.dstport,
@@ -626,7 +659,7 @@ static void xtp_first_rcv(struct net *net, struct sk_buff *skb,
 		xtp_send_diag_reply(net, skb, pkt->hdr.key,
 				    XTP_DIAG_CONTEXT_REFUSED,
 				    XTP_DIAGV_NO_LISTENER, "no listener");
-		kfree_skb(skb);
+		xtp_drop(NULL, skb, SKB_DROP_REASON_NO_SOCKET);
 		return;
 	}
 	xtp_deliver(sk, skb);
@@ -634,6 +667,7 @@ static void xtp_first_rcv(struct net *net, struct sk_buff *skb,
 
 static int xtp_rcv(struct sk_buff *skb)
 {
+	enum skb_drop_reason reason = SKB_DROP_REASON_NO_SOCKET;
 	struct net *net = dev_net(skb->dev);
 	struct xtp_wire_pkt pkt;
 	struct sock *sk;
@@ -643,13 +677,16 @@ static int xtp_rcv(struct sk_buff *skb)
 	/* The codec works on one flat buffer: header, segments and data. */
 	if (skb_linearize(skb)) {
 		XTP_INC_STATS(net, XTP_MIB_INNOMEM);
+		reason = SKB_DROP_REASON_NOMEM;
 		goto drop;
 	}
 	err = xtp_wire_decode(skb->data, skb->len, 0, &pkt);
 	if (err) {
-		XTP_INC_STATS(net, xtp_decode_drop_reason(err));
+		XTP_INC_STATS(net, xtp_decode_drop_mib(err));
+		reason = xtp_decode_drop_reason(err);
 		goto drop;
 	}
+	trace_xtp_recv_pkt(ip_hdr(skb)->saddr, ip_hdr(skb)->daddr, &pkt);
 	if (pkt.hdr.pformat == XTP_PF_FIRST) {
 		xtp_first_rcv(net, skb, &pkt);
 		return 0;
@@ -672,7 +709,7 @@ static int xtp_rcv(struct sk_buff *skb)
 	xtp_deliver(sk, skb);
 	return 0;
 drop:
-	kfree_skb(skb);
+	xtp_drop(NULL, skb, reason);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <net/sock.h>
 
 #include "xtp.h"
+#include <trace/events/xtp.h>
 
 #define XTP_HEADROOM	(MAX_HEADER + sizeof(struct iphdr))
 
@@ -170,6 +171,8 @@ static int xtp_xmit(struct sock *sk, const struct xtp_wire_pkt *pkt)
 		xtp_wtimer_arm(sk, pkt->hdr.sync);
 	}
 	XTP_INC_STATS(sock_net(sk), XTP_MIB_OUTPKTS);
+	trace_xtp_send_pkt(inet_sk(sk)->cork.fl.u.ip4.saddr,
+			   inet_sk(sk)->cork.fl.u.ip4.daddr, pkt);
 	err = ip_queue_xmit(sk, skb, &inet_sk(sk)->cork.fl);
 	return net_xmit_eval(err);
 }
@@ -318,6 +321,7 @@ static int xtp_send_data(struct sock *sk, struct sk_buff *data, u32 options)
 		XTP_SKB_CB(data)->rtx = 1;
 		xs->mib.data_retransmits++;
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_RETRANSSEGS);
+		trace_xtp_retransmit(sk, pkt.hdr.seq, data->len);
 	}
 	XTP_SKB_CB(data)->sent = 1;
 	XTP_SKB_CB(data)->xmit_ns = ktime_get_ns();
@@ -534,5 +538,6 @@ void xtp_send_diag_reply(struct net *net, struct sk_buff *in, u64 key,
 	skb->protocol = htons(ETH_P_IP);
 	XTP_INC_STATS(net, XTP_MIB_OUTPKTS);
 	XTP_INC_STATS(net, XTP_MIB_OUTDIAGS);
+	trace_xtp_send_pkt(fl4.saddr, fl4.daddr, &pkt);
 	ip_local_out(net, NULL, skb);
 }

@@ -106,14 +106,14 @@ static int xtp_socks_show(struct seq_file *seq, void *v)
 	__be32 saddr;
 
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(seq, "local_address remote_address state key peer_key snd_una snd_nxt rcv_nxt tx_queue rx_queue uid inode\n");
+		seq_puts(seq, "local_address remote_address state key peer_key snd_una snd_nxt rcv_nxt tx_queue rx_queue uid inode drops\n");
 		return 0;
 	}
 	xs = hlist_entry(v, struct xtp_sock, net_node);
 	sk = &xs->inet.sk;
 	/* connect() picks the source address without binding to it. */
 	saddr = inet_sk(sk)->inet_saddr ?: sk->sk_rcv_saddr;
-	seq_printf(seq, "%pI4:%u %pI4:%u %s %016llx %016llx %llu %llu %llu %d %d %u %lu\n",
+	seq_printf(seq, "%pI4:%u %pI4:%u %s %016llx %016llx %llu %llu %llu %d %d %u %lu %d\n",
 		   &saddr, inet_sk(sk)->inet_num,
 		   &sk->sk_daddr, ntohs(sk->sk_dport), xtp_state_name(sk),
 		   READ_ONCE(xs->lkey), READ_ONCE(xs->pkey),
@@ -121,7 +121,7 @@ static int xtp_socks_show(struct seq_file *seq, void *v)
 		   READ_ONCE(xs->rcv_nxt), READ_ONCE(sk->sk_wmem_queued),
 		   sk_rmem_alloc_get(sk),
 		   from_kuid_munged(seq_user_ns(seq), sock_i_uid(sk)),
-		   sock_i_ino(sk));
+		   sock_i_ino(sk), atomic_read(&sk->sk_drops));
 	return 0;
 }
 

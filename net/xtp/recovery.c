@@ -14,6 +14,7 @@
 #include <net/sock.h>
 
 #include "xtp.h"
+#include <trace/events/xtp.h>
 
 /*
  * Least reordering tolerated: packets sent from different CPUs travel
@@ -61,7 +62,8 @@ void xtp_rtx_unlink(struct sock *sk, struct sk_buff *skb)
 		xs->lost_out -= skb->len;
 	xs->snd_queued -= skb->len;
 	sk->sk_wmem_queued -= skb->truesize;
-	kfree_skb(skb);
+	/* Delivered, not dropped: drop monitors must not see it. */
+	consume_skb(skb);
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_unlink);
 
@@ -135,6 +137,7 @@ void xtp_rtx_detect(struct sock *sk)
 	XTP_ADD_STATS(sock_net(sk), XTP_MIB_ECNTLLOSSES, lost);
 	if (!xs->in_handshake)
 		xs->cc_ops->loss(sk);
+	trace_xtp_loss(sk, lost);
 }
 
 /**

@@ -578,7 +578,7 @@ static int xtp_consume(struct sock *sk, struct msghdr *msg, size_t len,
 		xs->rcv_queued -= n;
 		if (XTP_SKB_CB(skb)->offset == skb->len) {
 			__skb_unlink(skb, &sk->sk_receive_queue);
-			kfree_skb(skb);
+			consume_skb(skb);
 			if (records && eom) {
 				*eor = true;
 				msg->msg_flags |= MSG_EOR;

@@ -18,6 +18,7 @@
 #include <net/sock.h>
 
 #include "xtp.h"
+#include <trace/events/xtp.h>
 
 /**
  * xtp_wtimer_ms - current WTIMER value
@@ -75,6 +76,7 @@ static void xtp_handshake_done(struct sock *sk)
 	xtp_mtu_handshake_end(sk);
 	lost = xtp_rtx_all_lost(sk);
 	xs->cc_ops->handshake_end(sk, xs->wtimer_retries + 1, lost);
+	trace_xtp_handshake(sk, XTP_TRACE_HS_DONE);
 	xs->wtimer_retries = 0;
 	xtp_push(sk);
 }
@@ -144,6 +146,7 @@ static void xtp_start_handshake(struct sock *sk)
 		xs->in_handshake = 1;
 		xs->mib.handshakes++;
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_HANDSHAKES);
+		trace_xtp_handshake(sk, XTP_TRACE_HS_START);
 		if (!timer_pending(&xs->ctimeout))
 			xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
 	}
@@ -159,6 +162,7 @@ static void xtp_wtimer_fire(struct sock *sk)
 		return;
 	if (++xs->wtimer_retries > XTP_HANDSHAKE_RETRIES) {
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_HANDSHAKEFAILS);
+		trace_xtp_handshake(sk, XTP_TRACE_HS_FAIL);
 		xtp_abort(sk, ETIMEDOUT);
 		return;
 	}
@@ -192,8 +196,10 @@ static void xtp_ctimeout_fire(struct sock *sk)
 		xs->close_una = xs->snd_una;
 		xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
 	} else if (sk->sk_state == TCP_SYN_SENT || xs->in_handshake) {
-		if (xs->in_handshake)
+		if (xs->in_handshake) {
 			XTP_INC_STATS(sock_net(sk), XTP_MIB_HANDSHAKEFAILS);
+			trace_xtp_handshake(sk, XTP_TRACE_HS_FAIL);
+		}
 		xtp_abort(sk, ETIMEDOUT);
 	} else if (sock_flag(sk, SOCK_DEAD)) {
 		/* An orphan that made no progress: give it up. */

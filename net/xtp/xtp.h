@@ -494,6 +494,24 @@ static inline struct xtp_net *xtp_net(const struct net *net)
 	return net_generic(net, xtp_net_id);
 }
 
+/**
+ * xtp_drop - free a packet that was not taken, saying why
+ * @sk: the socket it was for, or NULL before any lookup
+ * @skb: the packet
+ * @reason: the nearest SKB_DROP_REASON_* (the table in xtp.rst)
+ *
+ * What a socket drops counts in its sk_drops; the skb:kfree_skb
+ * tracepoint and drop monitors see the reason and the dropping function
+ * (this is inlined).
+ */
+static inline void xtp_drop(struct sock *sk, struct sk_buff *skb,
+			    enum skb_drop_reason reason)
+{
+	if (sk)
+		atomic_inc(&sk->sk_drops);
+	kfree_skb_reason(skb, reason);
+}
+
 #define XTP_INC_STATS(net, field) \
 	this_cpu_inc(xtp_net(net)->mib->mibs[field])
 #define XTP_ADD_STATS(net, field, n) \

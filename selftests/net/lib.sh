@@ -271,3 +271,83 @@ failslab_off() {
 	echo 0 >$FAILSLAB/probability
 	echo 0 >$FAILSLAB/times
 }
+
+# Tracepoints: trace_start SYSTEM records every event of SYSTEM (xtp, mtp)
+# in a tracefs instance of the test's own, on the global clock so that
+# events of different CPUs sort; it fails where the kernel has no tracefs
+# or the module no events.  trace_stop FILE writes the record to FILE and
+# sets TRACE_OVERRUN to the events the ring buffer lost; trace_cleanup
+# removes the instance (for the EXIT trap).
+TRACEFS=/sys/kernel/tracing
+TRACE_INST=
+trace_start() {
+	[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2>/dev/null
+	[ -d "$TRACEFS/events/$1" ] || return 1
+	TRACE_INST=$TRACEFS/instances/xtp-selftest-$$
+	mkdir "$TRACE_INST" || return 1
+	echo global >"$TRACE_INST/trace_clock" &&
+	echo 8192 >"$TRACE_INST/buffer_size_kb" &&
+	echo 1 >"$TRACE_INST/events/$1/enable"
+}
+
+trace_stop() {
+	echo 0 >"$TRACE_INST/tracing_on"
+	cat "$TRACE_INST/trace" >"$1"
+	TRACE_OVERRUN=$(awk '/^overrun:/ { s += $2 } END { print s + 0 }' \
+		"$TRACE_INST"/per_cpu/cpu*/stats)
+}
+
+trace_cleanup() {
+	[ -n "$TRACE_INST" ] && rmdir "$TRACE_INST" 2>/dev/null
+	TRACE_INST=
+}
+
+# trace_count FILE EVENT [PATTERN]: events of a record whose text after
+# "EVENT: " starts with PATTERN (a grep regular expression).
+trace_count() {
+	grep -c " $2: ${3:-}" "$1"
+}
+
+# Drop reasons: drop_trace_start records skb:kfree_skb and
+# skb:consume_skb where the kernel prints the function that freed the
+# skb (6.12: location=%pS); trace_mark NAME starts a phase of the record,
+# trace_phase FILE NAME prints its lines, and
+# trace_drops FILE NAME MODULE [REASON] counts the phase's kfree_skb
+# events located in MODULE (with REASON).
+drop_trace_start() {
+	[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2>/dev/null
+	grep -q 'location=%pS' $TRACEFS/events/skb/kfree_skb/format \
+		2>/dev/null && trace_start skb
+}
+
+trace_mark() {
+	echo "selftest-phase $1" >"$TRACE_INST/trace_marker"
+}
+
+trace_phase() {
+	awk -v p="selftest-phase $2" '
+		/selftest-phase / { on = $NF == substr(p, 16); next }
+		on' "$1"
+}
+
+trace_drops() {
+	trace_phase "$1" "$2" | grep ' kfree_skb: ' |
+		grep " location=[^ ]* \[$3\]" | grep -c "reason: ${4:-}"
+}
+
+# trace_consumed FILE NAME MODULE: the phase's consume_skb events in MODULE.
+trace_consumed() {
+	trace_phase "$1" "$2" | grep ' consume_skb: ' |
+		grep -c " location=[^ ]* \[$3\]"
+}
+
+# ktap_skip_all N REASON: the whole plan skipped, and a passing exit.
+ktap_skip_all() {
+	local i
+
+	for i in $(seq "$1"); do
+		ktap_test_skip "$2"
+	done
+	ktap_finished
+	exit "$KSFT_PASS"
+}
