@@ -3,6 +3,8 @@
  * MTP: module load and unload, registration with the socket layer,
  * per-namespace state.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <net/protocol.h>
 #include <net/net_namespace.h>
@@ -64,6 +66,8 @@ static int __init mtp_init(void)
 {
 	int err;
 
+	BUILD_BUG_ON(sizeof(struct mtp_skb_cb) >
+		     sizeof_field(struct sk_buff, cb));
 	err = mtp_client_init();
 	if (err)
 		return err;
@@ -74,7 +78,7 @@ static int __init mtp_init(void)
 	if (err)
 		goto out_pernet;
 	inet_register_protosw(&mtp_protosw);
-	pr_info("mtp: MTP transactions registered (socket type %d)\n",
+	pr_info("MTP transactions registered (socket type %d)\n",
 		SOCK_MTP);
 	return 0;
 

@@ -53,7 +53,7 @@ static void xtp_atm_free(struct xtp_net *xn, struct xtp_atm_entry *e)
 {
 	trace_xtp_atm(e->id.addr, e->id.key, XTP_TRACE_ATM_EXPIRE);
 	atomic_dec(&xn->atm_count);
-	this_cpu_dec(xn->mib->mibs[XTP_MIB_ATMENTRIES]);
+	XTP_DEC_STATS(e->net, XTP_MIB_ATMENTRIES);
 	kfree_rcu(e, rcu);
 }
 
@@ -203,7 +203,7 @@ int xtp_atm_add(struct sock *sk, __be32 addr, u64 key)
 		kfree(e);
 		return err;
 	}
-	this_cpu_inc(xn->mib->mibs[XTP_MIB_ATMENTRIES]);
+	XTP_INC_STATS(net, XTP_MIB_ATMENTRIES);
 	trace_xtp_atm(addr, key, XTP_TRACE_ATM_ADD);
 	xtp_sk(sk)->atm = e;
 	return 0;

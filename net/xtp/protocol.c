@@ -3,6 +3,8 @@
  * XTP: module load and unload, registration with IPv4 and the socket
  * layer, per-namespace state.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <net/protocol.h>
 #include <net/net_namespace.h>
@@ -97,6 +99,8 @@ static int __init xtp_init(void)
 {
 	int i, err;
 
+	BUILD_BUG_ON(sizeof(struct xtp_skb_cb) >
+		     sizeof_field(struct sk_buff, cb));
 	err = register_pernet_subsys(&xtp_net_ops);
 	if (err)
 		return err;
@@ -105,13 +109,13 @@ static int __init xtp_init(void)
 		goto out_pernet;
 	err = inet_add_protocol(&xtp_net_protocol, IPPROTO_XTP);
 	if (err) {
-		pr_err("xtp: IP protocol %d is taken\n", IPPROTO_XTP);
+		pr_err("IP protocol %d is taken\n", IPPROTO_XTP);
 		err = -EBUSY;
 		goto out_proto;
 	}
 	for (i = 0; i < ARRAY_SIZE(xtp_protosw); i++)
 		inet_register_protosw(&xtp_protosw[i]);
-	pr_info("xtp: XTP 4.0 registered (IP protocol %d, socket type %d)\n",
+	pr_info("XTP 4.0 registered (IP protocol %d, socket type %d)\n",
 		IPPROTO_XTP, SOCK_XTP);
 	return 0;
 
