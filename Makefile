@@ -68,7 +68,8 @@ vm: modules selftests
 		$(TOP)/tools/vm/guest-run.sh build/vm/cmd/stage build/vm/cmd/cmd.sh; \
 	rc=$$?; cat build/vm/cmd/cmd.out; exit $$rc
 
-# compat.h is where version tests belong (DESIGN.md), so its
+# compat.h is where version tests belong (the team's design notes,
+# shared/DESIGN.md beside this repository), so its
 # LINUX_VERSION_CODE warnings are expected there and nowhere else.
 CHECKPATCH	= perl $(KSRC)/scripts/checkpatch.pl --strict --no-tree --terse \
 		  --show-types

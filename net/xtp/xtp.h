@@ -279,7 +279,9 @@ struct xtp_rtt_slot {
  * @wclose_sent: WCLOSE is out: our outbound stream is closed
  * @rclose_rcvd: the peer answered our WCLOSE: outbound fully closed
  * @wclose_rcvd: the peer closed its outbound stream: inbound EOF
- * @rclose_sent: we answered the peer's WCLOSE
+ * @rclose_sent: our packets carry RCLOSE: we will receive no more (set
+ *	when we answer the peer's WCLOSE, or from the start for a
+ *	FILETRANSFER initiator)
  * @end_sent: we sent END (ZOMBIE)
  * @end_rcvd: the peer sent END
  * @released: the context left the protocol (no more packets, timers)
@@ -289,7 +291,8 @@ struct xtp_rtt_slot {
  * @fc_blocked: the sender waits for ALLOC or the congestion window
  *	(counted once per wait)
  * @end_delay: GracefulClose: END is due when @ctimeout fires
- * @fin_answered: we answered the peer's WCLOSE
+ * @fin_answered: the teardown step has answered the peer's WCLOSE
+ *	(once; @rclose_sent alone may have been declared in advance)
  * @last_edge: EDGE bit of the peer's last packet; a change asks for a
  *	control packet
  * @wclose_implied: our outbound closed because the peer's FIRST said it

@@ -3,7 +3,8 @@
 """Turn one bench run (results.jsonl and its sample files) into
 build/bench/results.json and Documentation/performance.md with plots.
 
-Every number in the report comes from the run; the goals are DESIGN.md's.
+Every number in the report comes from the run; the goals are those of
+the team's design notes (shared/DESIGN.md, beside this repository).
 A goal that is not met is reported, never a failure.
 """
 import argparse
