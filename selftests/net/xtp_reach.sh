@@ -30,6 +30,9 @@ icmp0=$(snmp_get InIcmpErrors "$NS_C")
 # try TYPE ERRNO_TEXT: reject XTP with icmp TYPE, connect, and check the
 # error, the time it took (ms in $el) and the packets the client sent
 # ($sent: the FIRST alone, no retransmission after the first WTIMER).
+# The packet count is what shows the error ended the handshake; the time,
+# which counts starting the client under ip netns exec, is bounded at
+# 20 s, half the retries' 42 s (the debug kernel once took 5129 ms).
 try() {
 	local type=$1 want=$2 t0 out0
 
@@ -53,10 +56,10 @@ try() {
 
 try prot-unreachable "Protocol not available"
 ktap_check "protocol unreachable: connect() fails with ENOPROTOOPT in $el ms after $sent packet ($(cat "$OUT/prot-unreachable.out"))" \
-	'[ $? -eq 0 ] && [ $el -lt 5000 ] && [ $sent -eq 1 ]'
+	'[ $? -eq 0 ] && [ $el -lt 20000 ] && [ $sent -eq 1 ]'
 try port-unreachable "Connection refused"
 ktap_check "port unreachable: connect() fails with ECONNREFUSED in $el ms after $sent packet ($(cat "$OUT/port-unreachable.out"))" \
-	'[ $? -eq 0 ] && [ $el -lt 5000 ] && [ $sent -eq 1 ]'
+	'[ $? -eq 0 ] && [ $el -lt 20000 ] && [ $sent -eq 1 ]'
 ktap_check "both counted in InIcmpErrors (+$(($(snmp_get InIcmpErrors "$NS_C") - icmp0)))" \
 	'[ "$(snmp_get InIcmpErrors "$NS_C")" -ge $((icmp0 + 2)) ]'
 
