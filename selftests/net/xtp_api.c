@@ -601,7 +601,8 @@ TEST_F(pair, keepalive_probes_idle_peer)
 	for (int i = 0; i < 100; i++) {
 		ASSERT_EQ(0, getsockopt(self->c, SOL_XTP, XTPSOCK_MIBSTAT, &m,
 					&len));
-		if (m.handshakes >= 2)
+		/* An answer trails its probe: wait for both counts. */
+		if (m.handshakes >= 2 && m.cpk_in >= 2)
 			break;
 		usleep(100 * 1000);
 	}
