@@ -34,6 +34,7 @@ help:
 	@echo "make install      modules, programs and man pages (PREFIX, DESTDIR)"
 	@echo "make tcpdump      tcpdump with the XTP and MTP printers (build/tcpdump)"
 	@echo "make tcpdump-check tests of the tcpdump printer only"
+	@echo "make iproute2     ss with --xtp and --mtp (build/iproute2/ss)"
 
 deps:
 	@$(TOP)/tools/deps.sh
@@ -110,6 +111,8 @@ install: modules
 	$(MAKE) -C tools
 	install -D -m 0644 $(MODDIR)/net/xtp/xtp.ko \
 		$(DESTDIR)/lib/modules/$(KVER)/extra/xtp.ko
+	install -D -m 0644 $(MODDIR)/net/xtp/xtp_diag.ko \
+		$(DESTDIR)/lib/modules/$(KVER)/extra/xtp_diag.ko
 	install -D -m 0644 $(MODDIR)/net/mtp/mtp.ko \
 		$(DESTDIR)/lib/modules/$(KVER)/extra/mtp.ko
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin \
@@ -140,3 +143,10 @@ tcpdump-check: deps
 	@$(TOP)/tools/tcpdump/run-tests.sh
 
 .PHONY: tcpdump tcpdump-check
+
+# ss from Debian's iproute2 source package with the patch series in
+# tools/iproute2/patches; the source and tree are cached in build/iproute2/.
+iproute2: deps
+	@$(TOP)/tools/iproute2/build.sh
+
+.PHONY: iproute2

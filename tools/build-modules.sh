@@ -52,4 +52,5 @@ if [ $rc -ne 0 ] || grep -qE 'warning:|error:' "$log"; then
 	grep -E 'warning:|error:|Error' "$log" | head -30 >&2
 	exit 1
 fi
-ls "$out/net/xtp/xtp.ko" "$out/net/mtp/mtp.ko" >/dev/null
+ls "$out/net/xtp/xtp.ko" "$out/net/xtp/xtp_diag.ko" "$out/net/mtp/mtp.ko" \
+	>/dev/null

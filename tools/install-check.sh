@@ -30,7 +30,7 @@ result $? "make install DESTDIR=... succeeds"
 
 mods_ok() {
 	local m v
-	for m in xtp mtp; do
+	for m in xtp xtp_diag mtp; do
 		v=$(modinfo -F vermagic "$d/lib/modules/$kver/extra/$m.ko") &&
 		[ "${v%% *}" = "$kver" ] || { echo "$m.ko: vermagic '$v'"; return 1; }
 	done
@@ -43,9 +43,13 @@ mods_ok() {
 			"$d/lib/modules/$kver/modules.alias" ||
 			{ echo "no alias net-pf-2-proto-$a"; return 1; }
 	done
+	# inet_diag asks for xtp_diag when a dump names protocol 36.
+	grep -q "^alias net-pf-16-proto-4-type-2-36 xtp_diag\$" \
+		"$d/lib/modules/$kver/modules.alias" ||
+		{ echo "no alias net-pf-16-proto-4-type-2-36"; return 1; }
 }
 mods_ok >>"$d.log" 2>&1
-result $? "installed xtp.ko and mtp.ko are built for $kver and autoload by socket alias"
+result $? "installed xtp.ko, xtp_diag.ko and mtp.ko are built for $kver and autoload by their aliases"
 
 preload=$("$d/usr/local/bin/withxtp" sh -c 'echo "$LD_PRELOAD"' 2>>"$d.log")
 [ "$(readlink -f "$preload")" = "$d/usr/local/lib/withxtp/libwithxtp.so" ]

@@ -26,6 +26,13 @@
 #endif
 
 /*
+ * inet_diag takes a reference on a handler's module since 6.9; before,
+ * a mutex kept the handler from going during a request.
+ */
+#define XTP_DIAG_HAS_OWNER \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0))
+
+/*
  * Sysctl tables are sized by the caller since 6.6; before, they end with
  * an empty entry.
  */

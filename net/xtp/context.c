@@ -9,6 +9,8 @@
  * table; accepted contexts share their listener's port and are reached by
  * key only.
  */
+#include <linux/hash.h>
+#include <linux/log2.h>
 #include <linux/rhashtable.h>
 #include <linux/siphash.h>
 #include <net/inet_common.h>
@@ -50,7 +52,8 @@ int xtp_ctx_init_net(struct net *net)
 	for (i = 0; i < XTP_PORT_HASH_SIZE; i++)
 		INIT_HLIST_HEAD(&xn->ports[i]);
 	spin_lock_init(&xn->socks_lock);
-	INIT_HLIST_HEAD(&xn->socks);
+	for (i = 0; i < XTP_SOCKS_HASH_SIZE; i++)
+		INIT_HLIST_HEAD(&xn->socks[i]);
 	err = rhashtable_init(&xn->keys, &xtp_key_params);
 	if (err)
 		return err;
@@ -154,7 +157,8 @@ void xtp_ctx_track(struct sock *sk)
 
 	XTP_INC_STATS(sock_net(sk), XTP_MIB_CURRSOCKETS);
 	spin_lock_bh(&xn->socks_lock);
-	hlist_add_head(&xtp_sk(sk)->net_node, &xn->socks);
+	hlist_add_head(&xtp_sk(sk)->net_node,
+		       &xn->socks[hash_ptr(sk, ilog2(XTP_SOCKS_HASH_SIZE))]);
 	spin_unlock_bh(&xn->socks_lock);
 }
 
@@ -171,6 +175,59 @@ void xtp_ctx_untrack(struct sock *sk)
 	spin_unlock_bh(&xn->socks_lock);
 	XTP_DEC_STATS(sock_net(sk), XTP_MIB_CURRSOCKETS);
 }
+
+/**
+ * xtp_ctx_walk - take references on the next contexts of a namespace
+ * @net: the namespace
+ * @pos: where to start; on return, just past the last entry examined
+ * @match: which contexts to take; called under the table's lock with
+ *	BHs off, so it only reads.  NULL takes every context.
+ * @arg: passed to @match
+ * @socks: filled with the contexts taken, each with a reference the
+ *	caller drops with sock_put()
+ * @ends: if not NULL, where a walk resumes just after each of @socks
+ * @max: room in @socks and @ends
+ *
+ * sock_diag dumps resume at a position between netlink messages;
+ * contexts that come and go meanwhile may be missed or seen twice, as
+ * for TCP.
+ *
+ * Return: the number taken, fewer than @max only at the table's end.
+ */
+int xtp_ctx_walk(struct net *net, struct xtp_walk *pos,
+		 bool (*match)(struct sock *sk, void *arg), void *arg,
+		 struct sock **socks, struct xtp_walk *ends, int max)
+{
+	struct xtp_net *xn = xtp_net(net);
+	struct xtp_sock *xs;
+	int n = 0;
+
+	spin_lock_bh(&xn->socks_lock);
+	for (; pos->bucket < XTP_SOCKS_HASH_SIZE && n < max;
+	     pos->bucket++, pos->offset = 0) {
+		unsigned long i = 0;
+
+		hlist_for_each_entry(xs, &xn->socks[pos->bucket], net_node) {
+			struct sock *sk = &xs->inet.sk;
+
+			if (i++ < pos->offset)
+				continue;
+			pos->offset = i;
+			if (match && !match(sk, arg))
+				continue;
+			sock_hold(sk);
+			if (ends)
+				ends[n] = *pos;
+			socks[n++] = sk;
+			if (n == max)
+				goto out;
+		}
+	}
+out:
+	spin_unlock_bh(&xn->socks_lock);
+	return n;
+}
+EXPORT_SYMBOL_GPL(xtp_ctx_walk);
 
 /**
  * xtp_key_insert - give a context its key and make it reachable by it

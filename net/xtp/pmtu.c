@@ -40,8 +40,16 @@ static u32 xtp_mtu_to_data(struct sock *sk, u32 mtu)
 	return min_t(u32, mtu - hdr, U16_MAX);
 }
 
-/* The payload limit as last computed, without looking at the route. */
-static u32 xtp_seg_limit(const struct xtp_sock *xs)
+/**
+ * xtp_seg_limit - the payload limit as last computed
+ * @xs: the context
+ *
+ * Unlike xtp_seg_max() it does not read the route again, which only the
+ * socket's owner may do.
+ *
+ * Return: bytes.
+ */
+u32 xtp_seg_limit(const struct xtp_sock *xs)
 {
 	u32 seg = xs->maxdata;
 

@@ -2,6 +2,8 @@
 /*
  * XTP: /proc/net/xtp, one directory per network namespace.
  */
+#include <linux/hash.h>
+#include <linux/log2.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <net/ip.h>
@@ -61,19 +63,53 @@ static int xtp_snmp_show(struct seq_file *seq, void *v)
 	return 0;
 }
 
-/* /proc/net/xtp/contexts: one line per XTP socket, under socks_lock. */
+/*
+ * /proc/net/xtp/contexts: one line per XTP socket, under socks_lock.  The
+ * position counts sockets across the buckets of xtp_net.socks.
+ */
+static struct hlist_node *xtp_socks_from(struct xtp_net *xn, int bucket)
+{
+	for (; bucket < XTP_SOCKS_HASH_SIZE; bucket++)
+		if (!hlist_empty(&xn->socks[bucket]))
+			return xn->socks[bucket].first;
+	return NULL;
+}
+
+static struct hlist_node *xtp_socks_after(struct xtp_net *xn,
+					  struct hlist_node *node)
+{
+	struct sock *sk = &hlist_entry(node, struct xtp_sock,
+				       net_node)->inet.sk;
+
+	if (node->next)
+		return node->next;
+	return xtp_socks_from(xn, hash_ptr(sk, ilog2(XTP_SOCKS_HASH_SIZE)) + 1);
+}
+
 static void *xtp_socks_start(struct seq_file *seq, loff_t *pos)
 	__acquires(&xtp_net(seq_file_net(seq))->socks_lock)
 {
 	struct xtp_net *xn = xtp_net(seq_file_net(seq));
+	struct hlist_node *node;
+	loff_t n = *pos;
 
 	spin_lock_bh(&xn->socks_lock);
-	return seq_hlist_start_head(&xn->socks, *pos);
+	if (!n)
+		return SEQ_START_TOKEN;
+	for (node = xtp_socks_from(xn, 0); node && --n;
+	     node = xtp_socks_after(xn, node))
+		;
+	return node;
 }
 
 static void *xtp_socks_next(struct seq_file *seq, void *v, loff_t *pos)
 {
-	return seq_hlist_next(v, &xtp_net(seq_file_net(seq))->socks, pos);
+	struct xtp_net *xn = xtp_net(seq_file_net(seq));
+
+	++*pos;
+	if (v == SEQ_START_TOKEN)
+		return xtp_socks_from(xn, 0);
+	return xtp_socks_after(xn, v);
 }
 
 static void xtp_socks_stop(struct seq_file *seq, void *v)

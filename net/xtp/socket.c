@@ -59,9 +59,10 @@ static void xtp_destroy_sock(struct sock *sk)
 }
 
 /*
- * Route to the peer; fills in our address if we have none.  The flow
- * goes to cork.fl, where ip_queue_xmit() takes the addresses from while
- * the route stays cached.
+ * Route to the peer; fills in our address if we have none, and as TCP
+ * binds the context to it, so that /proc, sock_diag and its filters see
+ * the address the association uses.  The flow goes to cork.fl, where
+ * ip_queue_xmit() takes the addresses from while the route stays cached.
  */
 static int xtp_route(struct sock *sk)
 {
@@ -81,6 +82,8 @@ static int xtp_route(struct sock *sk)
 	}
 	if (!inet->inet_saddr)
 		inet->inet_saddr = fl4->saddr;
+	if (!sk->sk_rcv_saddr)
+		sk->sk_rcv_saddr = inet->inet_saddr;
 	sk_setup_caps(sk, &rt->dst);
 	return 0;
 }
@@ -1055,6 +1058,38 @@ static void xtp_fill_mibstat(struct sock *sk, struct xtp_mibstat *m)
 	m->rttvar_us = xs->rttvar_us;
 	m->min_rtt_us = xs->min_rtt_us;
 }
+
+/**
+ * xtp_get_info - a context's state for sock_diag (INET_DIAG_INFO)
+ * @sk: the context, locked by the caller
+ * @info: filled whole
+ */
+void xtp_get_info(struct sock *sk, struct xtp_info *info)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	memset(info, 0, sizeof(*info));
+	info->key = xs->lkey;
+	info->peer_key = xs->pkey;
+	info->snd_una = xs->snd_una;
+	info->snd_nxt = xs->snd_nxt;
+	info->snd_alloc = xs->snd_alloc;
+	info->rcv_nxt = xs->rcv_nxt;
+	info->rcv_alloc = xs->rcv_alloc;
+	info->bytes_in_flight = xtp_in_flight(xs);
+	info->sacked_out = xs->sacked_out;
+	info->lost_out = xs->lost_out;
+	info->trainsize = xs->cwnd;
+	info->threshold = xs->ssthresh;
+	info->srtt_us = xs->srtt_us;
+	info->rttvar_us = xs->rttvar_us;
+	info->min_rtt_us = xs->min_rtt_us;
+	info->maxdata = xtp_seg_limit(xs);
+	info->wtimer_retries = xs->wtimer_retries;
+	info->peer_valid = READ_ONCE(xs->peer_valid);
+	xtp_fill_mibstat(sk, &info->mib);
+}
+EXPORT_SYMBOL_GPL(xtp_get_info);
 
 static int xtp_getsockopt(struct sock *sk, int level, int optname,
 			  char __user *optval, int __user *optlen)

@@ -149,6 +149,11 @@ struct xtp_mib {
 };
 
 #define XTP_PORT_HASH_SIZE	256
+/*
+ * Buckets of every socket of a namespace: a dump resumes at a bucket and
+ * an offset in it, so listing n contexts costs O(n), not O(n^2).
+ */
+#define XTP_SOCKS_HASH_SIZE	256
 
 /**
  * struct xtp_net - XTP state of one network namespace
@@ -173,7 +178,7 @@ struct xtp_net {
 	atomic_t atm_count;
 	spinlock_t port_lock;	/* protects ports */
 	struct hlist_head ports[XTP_PORT_HASH_SIZE];
-	struct hlist_head socks;
+	struct hlist_head socks[XTP_SOCKS_HASH_SIZE];
 	spinlock_t socks_lock;	/* protects socks */
 	struct rhashtable peers;
 	int msl_ms;
@@ -183,6 +188,16 @@ struct xtp_net {
 };
 
 struct xtp_atm_entry;
+
+/**
+ * struct xtp_walk - a position in a namespace's table of sockets
+ * @bucket: the bucket of xtp_net.socks the walk resumes in
+ * @offset: entries of @bucket already passed
+ */
+struct xtp_walk {
+	unsigned long bucket;
+	unsigned long offset;
+};
 
 /* Per-packet state of queued data, in skb->cb. */
 struct xtp_skb_cb {
@@ -616,6 +631,10 @@ void xtp_ctx_exit_net(struct net *net);
 void xtp_ctx_init(struct sock *sk);
 void xtp_ctx_track(struct sock *sk);
 void xtp_ctx_untrack(struct sock *sk);
+int xtp_ctx_walk(struct net *net, struct xtp_walk *pos,
+		 bool (*match)(struct sock *sk, void *arg), void *arg,
+		 struct sock **socks, struct xtp_walk *ends, int max);
+void xtp_get_info(struct sock *sk, struct xtp_info *info);
 int xtp_key_insert(struct sock *sk);
 void xtp_key_remove(struct sock *sk);
 struct sock *xtp_key_lookup(struct net *net, u64 key);
@@ -669,6 +688,7 @@ u32 xtp_wtimer_ms(const struct xtp_sock *xs);
 void xtp_timer_run(struct sock *sk, int bit, void (*fire)(struct sock *sk));
 
 /* pmtu.c */
+u32 xtp_seg_limit(const struct xtp_sock *xs);
 u32 xtp_seg_max(struct sock *sk);
 int xtp_seg_fit(struct sock *sk, struct sk_buff_head *q, struct sk_buff *skb,
 		u32 len);

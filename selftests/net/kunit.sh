@@ -100,5 +100,8 @@ for m in "${mods[@]}"; do
 	module_loaded "$m" && rmmod "$m"
 done
 [ $had_mtp -eq 1 ] || ! module_loaded mtp || rmmod mtp
-[ $had_xtp -eq 1 ] || ! module_loaded xtp || rmmod xtp
+if [ $had_xtp -eq 0 ] && module_loaded xtp; then
+	! module_loaded xtp_diag || rmmod xtp_diag
+	rmmod xtp
+fi
 ktap_finished

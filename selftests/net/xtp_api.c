@@ -28,39 +28,6 @@
 #include "kselftest_harness.h"
 #include "xtp_selftest.h"
 
-static struct sockaddr_in loopback(int port)
-{
-	struct sockaddr_in sin = { .sin_family = AF_INET };
-
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	sin.sin_port = htons(port);
-	return sin;
-}
-
-static int xtp_socket(void)
-{
-	return socket(AF_INET, SOCK_XTP, IPPROTO_XTP);
-}
-
-/* A listener on 127.0.0.1:@port. */
-static int listener(int port)
-{
-	struct sockaddr_in sin = loopback(port);
-	int fd = xtp_socket();
-
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sin, sizeof(sin)) ||
-	    listen(fd, 16))
-		return -1;
-	return fd;
-}
-
-static int connect_to(int fd, int port)
-{
-	struct sockaddr_in sin = loopback(port);
-
-	return connect(fd, (struct sockaddr *)&sin, sizeof(sin));
-}
-
 FIXTURE(pair) {
 	int ls, c, s;
 };
@@ -167,25 +134,6 @@ TEST(listener_close_resets_unaccepted)
 	EXPECT_EQ(-ECONNRESET, read_full(c2, buf, sizeof(buf)));
 	close(c1);
 	close(c2);
-}
-
-/* Enter a network namespace of its own, with loopback up. */
-static int own_netns(void)
-{
-	struct ifreq ifr = { .ifr_name = "lo" };
-	int fd, err;
-
-	if (unshare(CLONE_NEWNET))
-		return -1;
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (fd < 0)
-		return -1;
-	err = ioctl(fd, SIOCGIFFLAGS, &ifr);
-	ifr.ifr_flags |= IFF_UP;
-	if (!err)
-		err = ioctl(fd, SIOCSIFFLAGS, &ifr);
-	close(fd);
-	return err;
 }
 
 /*

@@ -51,6 +51,8 @@ wait $srv $cli 2>/dev/null
 ktap_check "the association was live when killed (kill $killed, InPkts still rising: $flowing)" \
 	'[ $killed -eq 0 ] && [ $flowing -eq 0 ]'
 xtp_ns_cleanup
+# xtp_diag (sock_diag), if anything loaded it, holds a reference on xtp.
+! module_loaded xtp_diag || rmmod xtp_diag
 ktap_check "after kill and namespace deletion all contexts go (refcnt $(refcnt))" \
 	'wait_for 90 bash -c "[ \"\$(cat /sys/module/xtp/refcnt)\" = 0 ]"'
 ktap_check "the module unloads" 'rmmod xtp && ! module_loaded xtp'

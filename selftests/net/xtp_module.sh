@@ -7,7 +7,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 unload_all() {
-	for m in xtp mtp xtp_blocker; do
+	for m in xtp_diag xtp mtp xtp_blocker; do
 		module_loaded $m && rmmod $m
 	done
 	! module_loaded xtp && ! module_loaded mtp

@@ -114,25 +114,6 @@ static void sleep_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
-/* A namespace of our own with its loopback up. */
-static int own_netns(void)
-{
-	struct ifreq ifr = { .ifr_name = "lo" };
-	int fd, ret;
-
-	if (unshare(CLONE_NEWNET))
-		return -1;
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (fd < 0)
-		return -1;
-	ret = ioctl(fd, SIOCGIFFLAGS, &ifr);
-	ifr.ifr_flags |= IFF_UP;
-	if (!ret)
-		ret = ioctl(fd, SIOCSIFFLAGS, &ifr);
-	close(fd);
-	return ret;
-}
-
 static struct sockaddr_in addr(const char *ip, int port)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET };

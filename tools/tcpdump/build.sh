@@ -24,24 +24,7 @@ jobs=${JOBS:-2}
 log() { echo "tcpdump: $*" >&2; }
 
 # 1. Source: Debian's package, unpacked with Debian's patches applied.
-if [ ! -f "$base/src/.fetched" ]; then
-	rm -rf "$base/src"
-	mkdir -p "$base/src"
-	log "fetching the Debian source package (apt-get source tcpdump)"
-	# _apt cannot write into build/ when we run as root: download as root.
-	(cd "$base/src" && apt-get source -q -o APT::Sandbox::User=root \
-		tcpdump >fetch.log 2>&1) || {
-		cat "$base/src/fetch.log" >&2
-		log "apt-get source failed (is the deb-src entry of tools/deps.sh installed?)"
-		exit 1
-	}
-	[ -d "$base/src/tcpdump-$want" ] || {
-		log "the source package is not tcpdump $want:"
-		ls "$base/src" >&2
-		exit 1
-	}
-	touch "$base/src/.fetched"
-fi
+"$top/tools/debian-source.sh" tcpdump "$want" "$base/src"
 src=$base/src/tcpdump-$want
 
 # 2. Our printers and the edits that call them.

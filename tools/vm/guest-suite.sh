@@ -93,7 +93,7 @@ if [ -w "$kml" ]; then
 			echo "kmemleak: scan failed" >>"$out/kmemleak.log"
 	done
 	cat "$kml" >>"$out/kmemleak.log"
-	for m in xtp_kunit mtp_kunit xtp_blocker xtp mtp; do
+	for m in xtp_kunit mtp_kunit xtp_blocker xtp_diag xtp mtp; do
 		grep -q "^$m " /proc/modules || continue
 		rmmod "$m" || echo "rmmod $m failed" >>"$out/kmemleak.log"
 	done

@@ -28,7 +28,8 @@ else
 		cp "/lib/modules/$kver/$f" "$dst/"
 	done
 fi
-cp "$moddir"/net/xtp/xtp.ko "$moddir"/net/mtp/mtp.ko "$dst/extra/"
+cp "$moddir"/net/xtp/xtp.ko "$moddir"/net/xtp/xtp_diag.ko \
+	"$moddir"/net/mtp/mtp.ko "$dst/extra/"
 # KUnit suites exist only for kernels with CONFIG_KUNIT.
 cp "$moddir"/net/xtp/*_kunit.ko "$moddir"/net/mtp/*_kunit.ko "$dst/extra/" \
 	2>/dev/null || true

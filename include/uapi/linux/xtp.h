@@ -142,4 +142,51 @@ struct xtp_mibstat {
 	__u64 random_losses;	/* Veno: window cuts taken for random loss */
 };
 
+/**
+ * struct xtp_info - one context, as sock_diag's INET_DIAG_INFO carries it
+ * @key: the key of our context (its RETURN-less form)
+ * @peer_key: the key the peer chose for its side, 0 before it is known
+ * @snd_una: oldest byte not yet acknowledged
+ * @snd_nxt: next byte to send
+ * @snd_alloc: the peer's ALLOC: sending stops before this byte
+ * @rcv_nxt: next byte expected in order
+ * @rcv_alloc: the ALLOC we last granted
+ * @bytes_in_flight: sent, not acknowledged, not known lost
+ * @sacked_out: bytes beyond @snd_una that ECNTL spans showed received
+ * @lost_out: bytes marked lost, waiting to be sent again
+ * @trainsize: the congestion window, bytes
+ * @threshold: slow start threshold (linear growth above it), bytes
+ * @srtt_us: smoothed RTT
+ * @rttvar_us: RTT variation
+ * @min_rtt_us: least RTT sample
+ * @maxdata: largest DATA payload on the path now
+ * @wtimer_retries: synchronizing handshakes left unanswered in a row
+ * @peer_valid: 1 once the peer proved it receives at its address
+ * @mib: the XTPSOCK_MIBSTAT counters
+ *
+ * Grows only inside @mib (which is last): a reader sizes it by the
+ * attribute's length, as with getsockopt(XTPSOCK_MIBSTAT).
+ */
+struct xtp_info {
+	__u64 key;
+	__u64 peer_key;
+	__u64 snd_una;
+	__u64 snd_nxt;
+	__u64 snd_alloc;
+	__u64 rcv_nxt;
+	__u64 rcv_alloc;
+	__u64 bytes_in_flight;
+	__u32 sacked_out;
+	__u32 lost_out;
+	__u32 trainsize;
+	__u32 threshold;
+	__u32 srtt_us;
+	__u32 rttvar_us;
+	__u32 min_rtt_us;
+	__u32 maxdata;
+	__u32 wtimer_retries;
+	__u32 peer_valid;
+	struct xtp_mibstat mib;
+};
+
 #endif /* _UAPI_LINUX_XTP_H */
