@@ -435,7 +435,20 @@ static double timed_dump(int *fds, int want, struct diag_sock *d)
 	return best;
 }
 
-TEST(ten_thousand_contexts)
+/* Module loads and 10,000 sockets: minutes on the debug kernel. */
+FIXTURE(slow) {
+	int unused;
+};
+
+FIXTURE_SETUP(slow)
+{
+}
+
+FIXTURE_TEARDOWN(slow)
+{
+}
+
+TEST_F_TIMEOUT(slow, ten_thousand_contexts, 600)
 {
 	static struct diag_sock d[10001];
 	static int fds[10000];
@@ -479,7 +492,7 @@ static int loaded(const char *mod)
  * inet_diag loads xtp_diag for the first dump of protocol 36, by its
  * alias; it unloads while XTP sockets are open and loads again.
  */
-TEST(module_loads_on_demand_and_unloads)
+TEST_F_TIMEOUT(slow, module_loads_on_demand_and_unloads, 300)
 {
 	struct diag_sock d[4];
 	int fd;
