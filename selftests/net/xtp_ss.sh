@@ -21,8 +21,7 @@ ktap_set_plan 12
 # The namespace goes once its ZOMBIEs end (they hold it and the module);
 # xtp_diag, which this test loaded, is unloaded now.
 cleanup() {
-	[ -n "${pid:-}" ] && kill "$pid" 2>/dev/null
-	[ -n "${holder:-}" ] && wait "$holder"
+	[ -n "${holder:-}" ] && kill "$holder" 2>/dev/null && wait "$holder"
 	ip netns delete "$NS" 2>/dev/null
 	! module_loaded xtp_diag || rmmod xtp_diag
 }
@@ -36,10 +35,11 @@ ns() { ip netns exec "$NS" "$@"; }
 xss() { ns "$SS" "$@"; }
 
 # A listener on 7701 with two associations: one carries 1000 bytes and
-# stays, one is closed by both ends (its contexts go ZOMBIE for 60 s: the
+# stays, one is closed by both ends (its contexts go ZOMBIE for 120 s: the
 # checks that need them come first, the debug kernel takes 15 s a check);
 # and an MTP socket on 7702.  The process waits to be killed.
-ns python3 -c '
+# ip netns exec execs python: $! is its pid.
+ip netns exec "$NS" python3 -c '
 import os, socket, time
 X, XTP, M = 7, 36, 8
 ls = socket.socket(socket.AF_INET, X, XTP)
@@ -53,10 +53,10 @@ got = 0
 while got < 1000:
     got += len(s.recv(1000 - got))
 c2 = socket.socket(socket.AF_INET, X, XTP)
-c2.setsockopt(XTP, 15, 60000)   # XTPSOCK_ZOMBIE_TMO: 60 s
+c2.setsockopt(XTP, 15, 120000)   # XTPSOCK_ZOMBIE_TMO: 120 s
 c2.connect(("127.0.0.1", 7701))
 s2, _ = ls.accept()
-s2.setsockopt(XTP, 15, 60000)
+s2.setsockopt(XTP, 15, 120000)
 c2.close()
 s2.close()
 m = socket.socket(socket.AF_INET, M, 0)
@@ -65,7 +65,7 @@ print(c.getsockname()[1], os.getpid(), flush=True)
 time.sleep(300)
 ' >"$OUT/holder.out" 2>"$OUT/holder.err" &
 holder=$!
-wait_for 30 test -s "$OUT/holder.out" ||
+wait_for 120 test -s "$OUT/holder.out" ||
 	ktap_exit_fail_msg "holder did not start: $(cat "$OUT/holder.err")"
 read -r cport pid <"$OUT/holder.out"
 # The two ZOMBIE contexts appear once both ends have seen the close.
