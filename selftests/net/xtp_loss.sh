@@ -176,6 +176,16 @@ while IFS='|' read -r name args sizes; do
 		esac
 		xfer "$name.$s" "$s" "$tmo" </dev/null
 		ok=$?
+		# At 20% loss each way a handshake round trip fails 36% of the
+		# time, and the FIRST's retries within CTIMEOUT (42 s) all fail
+		# about once in 500 connects (seen once in CI): the data was
+		# never at stake, so such a connect gets one more transfer.
+		if [ $ok -ne 0 ] && grep -q 'connect: Connection timed out' \
+			"$OUT/$name.$s.cli.err"; then
+			echo "# ${args:-no netem}, $s: connect timed out; once more"
+			xfer "$name.$s" "$s" "$tmo" </dev/null
+			ok=$?
+		fi
 		rtx=$((rtx + XFER_RTX))
 		hs=$(mib "$OUT/$name.$s.cli" HandShake HandShake)
 		echo "# ${args:-no netem}, $s: $((XFER_MS / 1000)).$(printf %03d $((XFER_MS % 1000))) s," \
