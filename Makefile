@@ -34,7 +34,7 @@ help:
 	@echo "make install      modules, programs and man pages (PREFIX, DESTDIR)"
 	@echo "make tcpdump      tcpdump with the XTP and MTP printers (build/tcpdump)"
 	@echo "make tcpdump-check tests of the tcpdump printer only"
-	@echo "make iproute2     ss with --xtp and --mtp (build/iproute2/ss)"
+	@echo "make iproute2     ss with --xtp and --mtp, nstat (build/iproute2/)"
 
 deps:
 	@$(TOP)/tools/deps.sh
@@ -144,7 +144,7 @@ tcpdump-check: deps
 
 .PHONY: tcpdump tcpdump-check
 
-# ss from Debian's iproute2 source package with the patch series in
+# ss and nstat from Debian's iproute2 source package with the patch series in
 # tools/iproute2/patches; the source and tree are cached in build/iproute2/.
 iproute2: deps
 	@$(TOP)/tools/iproute2/build.sh

@@ -62,7 +62,7 @@ step build-$kver61 "build against $kver61 (W=1, no warnings)" \
 built61=$?
 step checkpatch "checkpatch --strict clean" make -s checkpatch
 step selftests-build "selftest programs build" make -s -C selftests/net
-step iproute2 "ss with --xtp and --mtp builds (tools/iproute2)" \
+step iproute2 "ss with --xtp and --mtp, and nstat, build (tools/iproute2)" \
 	tools/iproute2/build.sh
 
 echo "# make install, checked where it installed"

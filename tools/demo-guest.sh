@@ -85,7 +85,7 @@ done
 # xtp_idle NS N: wait (bounded) until NS has at most N XTP sockets left
 xtp_idle() {
 	for _ in $(seq 100); do
-		[ "$(ip netns exec "$1" awk '$1 == "CurrSockets" { print $2 }' \
+		[ "$(ip netns exec "$1" awk '$1 == "XtpCurrSockets" { print $2 }' \
 			/proc/net/xtp/snmp)" -le "$2" ] && return
 		sleep 0.2
 	done

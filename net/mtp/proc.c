@@ -57,13 +57,14 @@ static const char *const mtp_mib_names[__MTP_MIB_MAX] = {
 	[MTP_MIB_INUNREACH]		= "InUnreach",
 };
 
+/* "MtpName value" lines: nstat's format, as in /proc/net/xtp/snmp. */
 static int mtp_snmp_show(struct seq_file *seq, void *v)
 {
 	struct mtp_net *mn = mtp_net(seq_file_single_net(seq));
 	int i;
 
 	for (i = 0; i < __MTP_MIB_MAX; i++)
-		seq_printf(seq, "%-32s\t%lu\n", mtp_mib_names[i],
+		seq_printf(seq, "Mtp%-29s\t%lu\n", mtp_mib_names[i],
 			   snmp_fold_field(mn->mib, i));
 	return 0;
 }

@@ -17,13 +17,13 @@ sockprobe() { "$XTP_BINDIR/sockprobe" "$@"; }
 
 module_loaded() { grep -q "^$1 " /proc/modules; }
 
-# snmp_get NAME [NETNS]: one counter from /proc/net/xtp/snmp.
+# snmp_get NAME [NETNS]: counter XtpNAME from /proc/net/xtp/snmp.
 snmp_get() {
 	local f=/proc/net/xtp/snmp
 	if [ -n "${2:-}" ]; then
-		ip netns exec "$2" awk -v n="$1" '$1 == n { print $2 }' "$f"
+		ip netns exec "$2" awk -v n="Xtp$1" '$1 == n { print $2 }' "$f"
 	else
-		awk -v n="$1" '$1 == n { print $2 }' "$f"
+		awk -v n="Xtp$1" '$1 == n { print $2 }' "$f"
 	fi
 }
 
@@ -220,9 +220,10 @@ mtp_ns_cleanup() {
 
 ns_s() { ip netns exec "$MTP_SRV" "$@"; }
 ns_c() { ip netns exec "$MTP_CLI" "$@"; }
-# ssnmp NAME / csnmp NAME: a counter of /proc/net/mtp/snmp, server or client.
-ssnmp() { ns_s awk -v n="$1" '$1 == n { print $2 }' /proc/net/mtp/snmp; }
-csnmp() { ns_c awk -v n="$1" '$1 == n { print $2 }' /proc/net/mtp/snmp; }
+# ssnmp NAME / csnmp NAME: counter MtpNAME of /proc/net/mtp/snmp, server or
+# client.
+ssnmp() { ns_s awk -v n="Mtp$1" '$1 == n { print $2 }' /proc/net/mtp/snmp; }
+csnmp() { ns_c awk -v n="Mtp$1" '$1 == n { print $2 }' /proc/net/mtp/snmp; }
 # mtp_port_open PORT: a UDP (so MTP) socket of the server holds PORT.
 mtp_port_open() { ns_s grep -qi ":$(printf %04X "$1") " /proc/net/udp; }
 

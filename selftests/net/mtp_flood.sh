@@ -150,7 +150,7 @@ ktap_check "the full table forgot old records ($(ssnmp SrvEvictions) evictions)"
 ktap_check "unreclaimable slab peaked less than 16 MB up during the flood ($slab0 -> max $slabmax kB, $slab1 kB after)" \
 	'[ "${slabmax:-0}" -gt 0 ] && [ $((slabmax - slab0)) -lt 16384 ]'
 wait_for 30 records_gone
-sed 's/^/# server: /' <(ns_s cat /proc/net/mtp/snmp | grep -E '^(In|Srv|Cache|Out)')
+sed 's/^/# server: /' <(ns_s cat /proc/net/mtp/snmp | grep -E '^Mtp(In|Srv|Cache|Out)')
 ktap_check "every record and cached byte is forgotten after the flood" \
 	'[ "$(ssnmp SrvRecords)" = 0 ] && [ "$(ssnmp SrvCachedBytes)" = 0 ]'
 ktap_finished

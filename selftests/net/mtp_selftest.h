@@ -23,12 +23,12 @@
 
 static inline long mtp_snmp(const char *name)
 {
-	return proc_snmp(MTP_SNMP, name);
+	return proc_snmp(MTP_SNMP, "Mtp", name);
 }
 
 static inline long mtp_snmp_wait_change(const char *name, long old)
 {
-	return proc_snmp_wait_change(MTP_SNMP, name, old);
+	return proc_snmp_wait_change(MTP_SNMP, "Mtp", name, old);
 }
 
 static inline struct sockaddr_in mtp_addr(const char *ip, unsigned short port)

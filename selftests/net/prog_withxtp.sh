@@ -122,7 +122,7 @@ if [ -x /usr/sbin/inetd ] && [ -x /usr/sbin/in.fingerd ] &&
 	ip netns exec "$NS_S" "$W" /usr/sbin/inetd -d "$OUT/inetd.conf" \
 		>"$OUT/obinetd.log" 2>&1 &
 	INETD=$!
-	wait_for 30 bash -c "[ \"\$(ip netns exec $NS_S awk '\$1==\"CurrSockets\"{print \$2}' /proc/net/xtp/snmp)\" -ge 1 ]"
+	wait_for 30 bash -c "[ \"\$(ip netns exec $NS_S awk '\$1==\"XtpCurrSockets\"{print \$2}' /proc/net/xtp/snmp)\" -ge 1 ]"
 	cap_start "$NS_S" veth-s "$OUT/obfinger.pcap" "ip"
 	ip netns exec "$NS_C" "$W" finger -l root@198.18.0.2 \
 		>"$OUT/obfinger.txt" 2>&1

@@ -41,7 +41,7 @@ wait_for 30 grep -q listening "$OUT/srv.err"
 ip netns exec "$NS_C" "$PEER" client -H -T 60 198.18.0.2 9999 \
 	>/dev/null 2>&1 &
 cli=$!
-wait_for 30 bash -c "[ \"\$(ip netns exec $NS_S awk '\$1==\"PassiveOpens\"{print \$2}' /proc/net/xtp/snmp)\" = 1 ]"
+wait_for 30 bash -c "[ \"\$(ip netns exec $NS_S awk '\$1==\"XtpPassiveOpens\"{print \$2}' /proc/net/xtp/snmp)\" = 1 ]"
 # The FIRST and the TCNTL must be in the file before the capture stops.
 wait_for 30 bash -c "[ \$(tcpdump -r '$OUT/setup.pcap' 2>/dev/null | grep -c .) -ge 2 ]"
 stop_capture
@@ -53,11 +53,11 @@ o0=$(out_pkts)
 i0=$(in_pkts)
 inject 24 $EDGE
 ktap_check "EDGE toggled 0 -> 1: one control packet" \
-	'wait_for 30 bash -c "[ \$(ip netns exec $NS_S awk '"'"'\$1==\"OutPkts\"{print \$2}'"'"' /proc/net/xtp/snmp) -ge $((o0 + 1)) ]"'
+	'wait_for 30 bash -c "[ \$(ip netns exec $NS_S awk '"'"'\$1==\"XtpOutPkts\"{print \$2}'"'"' /proc/net/xtp/snmp) -ge $((o0 + 1)) ]"'
 inject 28 $EDGE
 inject 32 0
-wait_for 30 bash -c "[ \$(ip netns exec $NS_S awk '\$1==\"InPkts\"{print \$2}' /proc/net/xtp/snmp) -ge $((i0 + 3)) ]"
-wait_for 30 bash -c "[ \$(ip netns exec $NS_S awk '\$1==\"OutPkts\"{print \$2}' /proc/net/xtp/snmp) -ge $((o0 + 2)) ]"
+wait_for 30 bash -c "[ \$(ip netns exec $NS_S awk '\$1==\"XtpInPkts\"{print \$2}' /proc/net/xtp/snmp) -ge $((i0 + 3)) ]"
+wait_for 30 bash -c "[ \$(ip netns exec $NS_S awk '\$1==\"XtpOutPkts\"{print \$2}' /proc/net/xtp/snmp) -ge $((o0 + 2)) ]"
 ktap_check "EDGE unchanged: no answer; toggled back: one (out $(( $(out_pkts) - o0 )))" \
 	'[ "$(out_pkts)" = $((o0 + 2)) ]'
 # Each injected DATA packet carries "data": three in sequence make the

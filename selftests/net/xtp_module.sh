@@ -69,7 +69,7 @@ ktap_test_result "load succeeds once protocol 36 is free" modprobe xtp
 ns=xtpmod-$$
 ip netns add $ns
 n_in=$(ip netns exec $ns "$XTP_BINDIR/sockprobe" inet $SOCK_XTP 0 -- \
-	awk '$1 == "CurrSockets" { print $2 }' /proc/net/xtp/snmp)
+	awk '$1 == "XtpCurrSockets" { print $2 }' /proc/net/xtp/snmp)
 n_out=$(snmp_get CurrSockets)
 ktap_check "a namespace has its own /proc/net/xtp (in=$n_in init=$n_out)" \
 	'[ "$n_in" = 1 ] && [ "$n_out" = 0 ]'
@@ -77,7 +77,7 @@ ktap_check "a namespace has its own /proc/net/xtp (in=$n_in init=$n_out)" \
 # after its name is deleted: the socket keeps the namespace alive; once
 # sockprobe closes it the namespace goes, its XTP state with it, and the
 # module's reference count returns to 0 (the unload below needs it).
-csocks() { awk '$1 == "CurrSockets" { printf "%s ", $2 }' /proc/net/xtp/snmp; }
+csocks() { awk '$1 == "XtpCurrSockets" { printf "%s ", $2 }' /proc/net/xtp/snmp; }
 export -f csocks
 r=$(ip netns exec $ns "$XTP_BINDIR/sockprobe" inet $SOCK_XTP 0 -- \
 	bash -c "csocks; ip netns delete $ns && csocks")

@@ -22,12 +22,12 @@
 
 static inline long xtp_snmp(const char *name)
 {
-	return proc_snmp(XTP_SNMP, name);
+	return proc_snmp(XTP_SNMP, "Xtp", name);
 }
 
 static inline long xtp_snmp_wait_change(const char *name, long old)
 {
-	return proc_snmp_wait_change(XTP_SNMP, name, old);
+	return proc_snmp_wait_change(XTP_SNMP, "Xtp", name, old);
 }
 
 /* Read until EOF or @len bytes; returns bytes or -errno. */

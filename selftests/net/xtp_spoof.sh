@@ -119,7 +119,7 @@ wait $srv 2>/dev/null
 ktap_check "the server survived the flood ($(tail -1 "$OUT/flood.err"))" \
 	'! grep -q error "$OUT/flood.err"'
 wait_for 20 xtp_ns_idle "$NS_S"
-wait_for 10 sh -c "[ \"\$(ip netns exec $NS_S awk '\$1 == \"AtmEntries\" { print \$2 }' /proc/net/xtp/snmp)\" = 0 ]"
+wait_for 10 sh -c "[ \"\$(ip netns exec $NS_S awk '\$1 == \"XtpAtmEntries\" { print \$2 }' /proc/net/xtp/snmp)\" = 0 ]"
 ktap_check "everything drained: $(ssnmp CurrSockets) contexts, $(ssnmp AtmEntries) ATM entries left" \
 	'[ "$(ssnmp CurrSockets)" = 0 ] && [ "$(ssnmp AtmEntries)" = 0 ]'
 ktap_finished

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build iproute2's ss from Debian's source package with the patch series in
-# tools/iproute2/patches (--xtp, --mtp), as a maintainer would send it.
+# Build iproute2's ss and nstat from Debian's source package with the patch
+# series in tools/iproute2/patches (ss --xtp and --mtp, nstat reading
+# /proc/net/{xtp,mtp}/snmp), as a maintainer would send it.
 #
 #   build.sh
 #
@@ -9,9 +10,9 @@
 #   src/        `apt-get source iproute2` (fetched once, Debian's patches in)
 #   tree/       a copy of it with our series applied, rebuilt whenever the
 #               series or include/uapi/linux/xtp.h changes
-#   ss          the binary
+#   ss, nstat   the binaries
 # The uapi header is copied in as iproute2 syncs kernel headers, apart
-# from the series.  Prints the path of the binary on the last line.
+# from the series.  Prints the path of ss on the last line.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -44,16 +45,17 @@ if [ "$(cat "$tree/.series" 2>/dev/null)" != "$stamp" ]; then
 	}
 	echo "$stamp" >"$tree/.series"
 fi
-log "building ss (make -j$jobs)"
+log "building ss and nstat (make -j$jobs)"
 # The top-level Makefile sets the include paths: build lib and misc only.
 make -C "$tree" -j"$jobs" SUBDIRS="lib misc" >"$tree/make.out" 2>&1 || {
 	grep -E 'error|warning' "$tree/make.out" | head -30 >&2
 	exit 1
 }
 # Our changes compile without warnings.
-if grep -E '^ss\.c:.*warning' "$tree/make.out" >&2; then
-	log "ss.c has warnings"
+if grep -E '^(ss|nstat)\.c:.*warning' "$tree/make.out" >&2; then
+	log "ss.c or nstat.c has warnings"
 	exit 1
 fi
+cp "$tree/misc/nstat" "$base/nstat"
 cp "$tree/misc/ss" "$base/ss"
 echo "$base/ss"
