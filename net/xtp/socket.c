@@ -1079,11 +1079,6 @@ void xtp_get_info(struct sock *sk, struct xtp_info *info)
 	info->bytes_in_flight = xtp_in_flight(xs);
 	info->sacked_out = xs->sacked_out;
 	info->lost_out = xs->lost_out;
-	info->trainsize = xs->cwnd;
-	info->threshold = xs->ssthresh;
-	info->srtt_us = xs->srtt_us;
-	info->rttvar_us = xs->rttvar_us;
-	info->min_rtt_us = xs->min_rtt_us;
 	info->maxdata = xtp_seg_limit(xs);
 	info->wtimer_retries = xs->wtimer_retries;
 	info->peer_valid = READ_ONCE(xs->peer_valid);

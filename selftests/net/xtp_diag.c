@@ -301,10 +301,14 @@ TEST_F(trio, info_counts_the_transfer)
 	EXPECT_EQ(s->info.key, c->info.peer_key);
 	EXPECT_EQ(1, c->info.peer_valid);
 	EXPECT_LE(c->info.snd_una, c->info.snd_nxt);
-	EXPECT_LT(0, c->info.trainsize);
+	EXPECT_LT(0, c->info.mib.trainsize);
 	EXPECT_LT(0, c->info.maxdata);
 	ASSERT_EQ(0, getsockopt(self->c, SOL_XTP, XTPSOCK_MIBSTAT, &m, &len));
 	EXPECT_EQ(m.assoc_type, c->info.mib.assoc_type);
+	/* The window and RTT are MIBSTAT's, as getsockopt reads them. */
+	EXPECT_EQ(m.trainsize, c->info.mib.trainsize);
+	EXPECT_EQ(m.linear_thresh, c->info.mib.linear_thresh);
+	EXPECT_EQ(m.srtt_us, c->info.mib.srtt_us);
 	EXPECT_EQ(m.dpk_out, c->info.mib.dpk_out);
 	EXPECT_EQ(XTP_CC_VENO, c->info.mib.cc);
 	/* INET_DIAG_CONG names the controller. */

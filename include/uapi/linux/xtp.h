@@ -154,15 +154,13 @@ struct xtp_mibstat {
  * @bytes_in_flight: sent, not acknowledged, not known lost
  * @sacked_out: bytes beyond @snd_una that ECNTL spans showed received
  * @lost_out: bytes marked lost, waiting to be sent again
- * @trainsize: the congestion window, bytes
- * @threshold: slow start threshold (linear growth above it), bytes
- * @srtt_us: smoothed RTT
- * @rttvar_us: RTT variation
- * @min_rtt_us: least RTT sample
  * @maxdata: largest DATA payload on the path now
  * @wtimer_retries: synchronizing handshakes left unanswered in a row
  * @peer_valid: 1 once the peer proved it receives at its address
- * @mib: the XTPSOCK_MIBSTAT counters
+ * @reserved: zero
+ * @mib: the XTPSOCK_MIBSTAT counters, with the trainsize (@mib.trainsize),
+ *	threshold (@mib.linear_thresh) and RTT estimates (@mib.srtt_us,
+ *	@mib.rttvar_us, @mib.min_rtt_us)
  *
  * Grows only inside @mib (which is last): a reader sizes it by the
  * attribute's length, as with getsockopt(XTPSOCK_MIBSTAT).
@@ -178,14 +176,10 @@ struct xtp_info {
 	__u64 bytes_in_flight;
 	__u32 sacked_out;
 	__u32 lost_out;
-	__u32 trainsize;
-	__u32 threshold;
-	__u32 srtt_us;
-	__u32 rttvar_us;
-	__u32 min_rtt_us;
 	__u32 maxdata;
 	__u32 wtimer_retries;
 	__u32 peer_valid;
+	__u32 reserved;
 	struct xtp_mibstat mib;
 };
 
