@@ -7,6 +7,7 @@
  * dump of 10,000 contexts that costs time linear in their number.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,8 @@
 
 /* sk_state values, as in the kernel's enum (include/net/tcp_states.h). */
 #define ST_ESTABLISHED	1
+#define ST_SYN_SENT	2
+#define ST_TIME_WAIT	6
 #define ST_CLOSE	7
 #define ST_LISTEN	10
 #define ALL_STATES	0xffffffffu
@@ -384,6 +387,96 @@ TEST_F(trio, destroy_is_refused)
 	EXPECT_EQ(4, recv(self->s, buf, 4, MSG_WAITALL));
 }
 
+/*
+ * The timer of the context with inode @inode (0: the first in @state),
+ * once it is not @skip, within 2 s; NULL if it is not in the dump.
+ */
+static struct diag_sock *timer_of(struct diag_sock *d, unsigned long inode,
+				  int state, int skip)
+{
+	struct diag_sock *x = NULL;
+
+	for (int i = 0; i < 100; i++) {
+		int n = dump(ALL_STATES, d, 64);
+
+		x = NULL;
+		for (int j = 0; j < n && !x; j++)
+			if (inode ? d[j].msg.idiag_inode == inode :
+				    d[j].msg.idiag_state == state)
+				x = &d[j];
+		if (x && x->msg.idiag_timer != skip)
+			break;
+		usleep(20000);
+	}
+	return x;
+}
+
+/*
+ * idiag_timer in TCP's codes: none for the listener; 1, WTIMER, for a
+ * FIRST that a full accept queue dropped (a backlog of 0 holds one), with
+ * the unanswered count in idiag_retrans; 2, CTIMER, once SO_KEEPALIVE is
+ * on and WTIMER is idle; 3 for a ZOMBIE, expiring within its lifetime.
+ */
+TEST_F(trio, timer_codes)
+{
+	int one = 1, zombie = 60000, ctimer, ls0, c1, c2;
+	struct sockaddr_in sin = loopback(7602);
+	socklen_t len = sizeof(ctimer);
+	struct diag_sock d[64], *x;
+
+	x = timer_of(d, ino(self->ls), 0, -1);
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ(0, x->msg.idiag_timer);
+
+	ls0 = xtp_socket();
+	c1 = xtp_socket();
+	c2 = xtp_socket();
+	ASSERT_LE(0, ls0);
+	ASSERT_LE(0, c1);
+	ASSERT_LE(0, c2);
+	ASSERT_EQ(0, bind(ls0, (struct sockaddr *)&sin, sizeof(sin)));
+	ASSERT_EQ(0, listen(ls0, 0));
+	ASSERT_EQ(0, connect_to(c1, 7602));
+	ASSERT_EQ(0, fcntl(c2, F_SETFL, O_NONBLOCK));
+	ASSERT_EQ(-1, connect_to(c2, 7602));
+	ASSERT_EQ(EINPROGRESS, errno);
+	x = timer_of(d, ino(c2), 0, 0);
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ(ST_SYN_SENT, x->msg.idiag_state);
+	EXPECT_EQ(1, x->msg.idiag_timer);
+	EXPECT_LT(0, x->msg.idiag_expires);
+	EXPECT_GE(42000, x->msg.idiag_expires);	/* within CTIMEOUT */
+	/* The FIRST may have gone out again meanwhile: a few at most. */
+	EXPECT_GE(3, x->msg.idiag_retrans);
+	close(c2);
+	close(c1);
+	close(ls0);
+
+	ASSERT_EQ(0, setsockopt(self->c, SOL_SOCKET, SO_KEEPALIVE, &one,
+				sizeof(one)));
+	ASSERT_EQ(0, getsockopt(self->c, SOL_XTP, XTPSOCK_CTIMER_TMO, &ctimer,
+				&len));
+	x = timer_of(d, ino(self->c), 0, 1);
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ(2, x->msg.idiag_timer);
+	EXPECT_LT(0, x->msg.idiag_expires);
+	EXPECT_GE(ctimer, x->msg.idiag_expires);
+
+	/* Both ends close: both contexts go ZOMBIE. */
+	ASSERT_EQ(0, setsockopt(self->c, SOL_XTP, XTPSOCK_ZOMBIE_TMO, &zombie,
+				sizeof(zombie)));
+	ASSERT_EQ(0, setsockopt(self->s, SOL_XTP, XTPSOCK_ZOMBIE_TMO, &zombie,
+				sizeof(zombie)));
+	close(self->c);
+	close(self->s);
+	self->c = self->s = -1;
+	x = timer_of(d, 0, ST_TIME_WAIT, 0);
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ(3, x->msg.idiag_timer);
+	EXPECT_LT(0, x->msg.idiag_expires);
+	EXPECT_GE(zombie, x->msg.idiag_expires);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -392,10 +485,6 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/*
- * The dump of @want contexts, each seen once: the least time of three
- * dumps, or -1 if a dump missed or repeated a context.
- */
 static int cmp_ulong(const void *a, const void *b)
 {
 	unsigned long x = *(const unsigned long *)a;
