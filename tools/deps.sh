@@ -20,6 +20,8 @@ pkgs=(
 	xz-utils ethtool
 	# scripted packet drops in the congestion-control tests
 	nftables
+	# perf counts the xtp tracepoints in xtp_trace.sh
+	linux-perf
 	dpkg-dev libpcap0.8-dev
 	# unmodified programs for the ported-program tests (withxtp, finger)
 	finger fingerd netcat-openbsd socat openbsd-inetd
