@@ -15,7 +15,13 @@
 #include "xtp.h"
 #include <trace/events/xtp.h>
 
-#define XTP_HEADROOM	(MAX_HEADER + sizeof(struct iphdr))
+/*
+ * Room in front of the XTP header for what ip_queue_xmit() pushes: the IP
+ * header with up to 40 bytes of IP_OPTIONS, then the link layer.  Kernels
+ * built without tunnels or wireless have a MAX_HEADER of 32, too little
+ * for the options alone.
+ */
+#define XTP_HEADROOM	(MAX_HEADER + sizeof(struct iphdr) + MAX_IPOPTLEN)
 
 /**
  * xtp_rcv_alloc - the ALLOC to advertise

@@ -53,6 +53,7 @@
 
 struct pkt {
 	int c2s;		/* from the client */
+	int ihl;		/* IP header bytes */
 	uint8_t pformat;
 	uint32_t opts;
 	uint32_t dlen;
@@ -207,6 +208,7 @@ static void cap_drain(struct capture *cap)
 			continue;
 		p = &cap->p[cap->n++];
 		p->c2s = !memcmp(buf + 12, &client, 4);
+		p->ihl = ihl;
 		p->len = n - ihl;
 		if (p->len > (int)sizeof(p->raw))
 			p->len = sizeof(p->raw);
@@ -336,6 +338,44 @@ TEST_F(xo, maxdata_bounds_data_packets)
 	EXPECT_EQ(0, over);
 	EXPECT_EQ(100, max);
 	EXPECT_LE(10, n);
+}
+
+/*
+ * IP_OPTIONS: the most IPv4 carries (40 bytes: NOPs, then EOL) on every
+ * packet of the client, none on the server's, and 100 KB arrive whole.
+ * The packets need room for them in front of the XTP header.
+ */
+TEST_F(xo, ip_options_on_every_packet)
+{
+	int with = 0, without = 0, other = 0;
+	uint8_t opts[40];
+
+	memset(opts, 1, sizeof(opts));
+	opts[sizeof(opts) - 1] = 0;
+	self->c = client_socket();
+	ASSERT_LE(0, self->c);
+	ASSERT_EQ(0, setsockopt(self->c, IPPROTO_IP, IP_OPTIONS, opts,
+				sizeof(opts)));
+	ASSERT_EQ(0, connect_port(self->c, PORT));
+	self->s = accept(self->ls, NULL, NULL);
+	ASSERT_LE(0, self->s);
+	ASSERT_EQ(0, transfer(self, 100000));
+	cap_drain(&self->cap);
+	for (int k = 0; k < self->cap.n; k++) {
+		const struct pkt *p = &self->cap.p[k];
+
+		if (p->c2s && p->ihl == 60)
+			with++;
+		else if (!p->c2s && p->ihl == 20)
+			without++;
+		else
+			other++;
+	}
+	TH_LOG("client packets with options %d, server's without %d, other %d",
+	       with, without, other);
+	EXPECT_LE(100000 / 1448 + 1, with);	/* the FIRST and the DATA */
+	EXPECT_LE(1, without);
+	EXPECT_EQ(0, other);
 }
 
 /*
