@@ -611,9 +611,11 @@ TEST_F(xo, ln_thresh_ends_exponential_growth)
 }
 
 /*
- * XTPSOCK_WTIMER_TMO: a fixed WTIMER.  A FIRST into a dummy device gets
- * no answer and goes again each WTIMER: after 100 ms with 100, not within
- * 1.5 s with 5000 (the default would be 1 s).
+ * XTPSOCK_WTIMER_TMO: a fixed WTIMER.  A FIRST into a veth whose peer is
+ * down (the neighbour entry is static: no ARP) gets no answer and goes
+ * again each WTIMER: after 100 ms with 100, not within 1.5 s with 5000
+ * (the default would be 1 s).  veth, not dummy: the debug kernel has no
+ * dummy driver.
  */
 TEST(wtimer_tmo_paces_first_retries)
 {
@@ -623,9 +625,11 @@ TEST(wtimer_tmo_paces_first_retries)
 	int fast, slow;
 
 	ASSERT_EQ(0, own_netns());
-	ASSERT_EQ(0, system("ip link add xo0 type dummy && "
+	ASSERT_EQ(0, system("ip link add xo0 type veth peer name xo1 && "
 			    "ip addr add 198.18.0.1/24 dev xo0 && "
-			    "ip link set xo0 up"));
+			    "ip link set xo0 up && "
+			    "ip neigh add 198.18.0.2 lladdr 02:00:00:00:00:02 "
+			    "dev xo0 nud permanent"));
 	dst.sin_port = htons(9);
 	inet_pton(AF_INET, "198.18.0.2", &dst.sin_addr);
 	fast = socket(AF_INET, SOCK_XTP | SOCK_NONBLOCK, 0);
