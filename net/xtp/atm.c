@@ -8,7 +8,13 @@
  * association ends the entry stays for 2 x MSL (the thesis' ATM replay
  * timer), so that a delayed or replayed FIRST of a finished association
  * is dropped instead of opening it again and delivering its data twice.
- * The number of entries is capped per namespace.
+ *
+ * The number of entries is capped per namespace (net.xtp.atm_max).  At
+ * the cap the entry nearest the end of its replay time makes way, as TCP
+ * lets TIME_WAIT sockets go beyond tcp_max_tw_buckets: a server opening
+ * more than atm_max associations per 2 x MSL keeps working, the replay
+ * protection of its oldest finished ones is what shrinks.  Only when
+ * every entry belongs to a live association is a FIRST refused.
  */
 #include <linux/rhashtable.h>
 #include <linux/seq_file.h>
@@ -29,6 +35,7 @@ struct xtp_atm_id {
  * @node: entry in xtp_net.atm
  * @id: initiator address and key
  * @sk: the context while it lives, NULL once released
+ * @lru: entry in xtp_net.atm_replay once released
  * @net: namespace (for the timer)
  * @timer: replay timer
  * @rcu: deferred free
@@ -37,6 +44,7 @@ struct xtp_atm_entry {
 	struct rhash_head node;
 	struct xtp_atm_id id;
 	struct sock __rcu *sk;
+	struct list_head lru;
 	struct net *net;
 	struct timer_list timer;
 	struct rcu_head rcu;
@@ -62,14 +70,47 @@ static void xtp_atm_expire(struct timer_list *t)
 	struct xtp_atm_entry *e = from_timer(e, t, timer);
 	struct xtp_net *xn = xtp_net(e->net);
 
+	spin_lock_bh(&xn->atm_lock);
+	list_del_init(&e->lru);
+	spin_unlock_bh(&xn->atm_lock);
 	if (!rhashtable_remove_fast(&xn->atm, &e->node, xtp_atm_params))
 		xtp_atm_free(xn, e);
 }
 
+/*
+ * At the cap: end the replay time of the oldest finished entry.  Stopping
+ * its timer under atm_lock makes the entry ours; a timer already running
+ * waits for the lock and frees the entry itself, and the caller is refused
+ * then, as when no entry is finished.
+ */
+static bool xtp_atm_recycle(struct net *net)
+{
+	struct xtp_net *xn = xtp_net(net);
+	struct xtp_atm_entry *e;
+
+	spin_lock_bh(&xn->atm_lock);
+	e = list_first_entry_or_null(&xn->atm_replay, struct xtp_atm_entry,
+				     lru);
+	if (e && timer_delete(&e->timer))
+		list_del_init(&e->lru);
+	else
+		e = NULL;
+	spin_unlock_bh(&xn->atm_lock);
+	if (!e || rhashtable_remove_fast(&xn->atm, &e->node, xtp_atm_params))
+		return false;
+	XTP_INC_STATS(net, XTP_MIB_ATMRECYCLED);
+	xtp_atm_free(xn, e);
+	return true;
+}
+
 int xtp_atm_init_net(struct net *net)
 {
-	atomic_set(&xtp_net(net)->atm_count, 0);
-	return rhashtable_init(&xtp_net(net)->atm, &xtp_atm_params);
+	struct xtp_net *xn = xtp_net(net);
+
+	atomic_set(&xn->atm_count, 0);
+	spin_lock_init(&xn->atm_lock);
+	INIT_LIST_HEAD(&xn->atm_replay);
+	return rhashtable_init(&xn->atm, &xtp_atm_params);
 }
 
 static void xtp_atm_destroy_entry(void *ptr, void *arg)
@@ -173,7 +214,8 @@ EXPORT_SYMBOL_IF_KUNIT(xtp_atm_lookup);
  * @addr: initiator address
  * @key: initiator key
  *
- * Return: 0, -ENOSPC at the cap, -EEXIST, or -ENOMEM.
+ * Return: 0, -ENOSPC at the cap with no finished entry to recycle,
+ * -EEXIST, or -ENOMEM.
  */
 int xtp_atm_add(struct sock *sk, __be32 addr, u64 key)
 {
@@ -182,7 +224,8 @@ int xtp_atm_add(struct sock *sk, __be32 addr, u64 key)
 	struct xtp_atm_entry *e;
 	int err;
 
-	if (atomic_inc_return(&xn->atm_count) > READ_ONCE(xn->atm_max)) {
+	if (atomic_inc_return(&xn->atm_count) > READ_ONCE(xn->atm_max) &&
+	    !xtp_atm_recycle(net)) {
 		atomic_dec(&xn->atm_count);
 		return -ENOSPC;
 	}
@@ -194,6 +237,7 @@ int xtp_atm_add(struct sock *sk, __be32 addr, u64 key)
 	e->id.key = key;
 	e->id.addr = addr;
 	e->net = net;
+	INIT_LIST_HEAD(&e->lru);
 	RCU_INIT_POINTER(e->sk, sk);
 	timer_setup(&e->timer, xtp_atm_expire, 0);
 	err = rhashtable_lookup_insert_fast(&xn->atm, &e->node,
@@ -233,5 +277,9 @@ void xtp_atm_release(struct sock *sk)
 			xtp_atm_free(xn, e);
 		return;
 	}
+	/* Listed and armed at once: xtp_atm_recycle() sees both or neither. */
+	spin_lock_bh(&xn->atm_lock);
+	list_add_tail(&e->lru, &xn->atm_replay);
 	mod_timer(&e->timer, jiffies + msecs_to_jiffies(2 * msl));
+	spin_unlock_bh(&xn->atm_lock);
 }

@@ -259,11 +259,54 @@ static void xtp_atm_cap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&xn->atm_count), base + 3);
 }
 
+/*
+ * At the cap, the oldest entry in its replay time makes way for a new
+ * association; entries of live associations never do.
+ */
+static void xtp_atm_cap_recycles(struct kunit *test)
+{
+	unsigned long recycled = xtp_kt_mib(XTP_MIB_ATMRECYCLED);
+	struct xtp_net *xn = xtp_kt_xn();
+	struct sock *sk[4], *found;
+	u64 key[4];
+	int base, i;
+
+	/* Ours must be the oldest entry in its replay time. */
+	if (!list_empty(&xn->atm_replay))
+		kunit_skip(test, "replay entries of earlier sockets are older");
+	for (i = 0; i < 4; i++) {
+		sk[i] = xtp_kt_socket(test);
+		key[i] = xtp_kt_key();
+	}
+	base = atomic_read(&xn->atm_count);
+	WRITE_ONCE(xn->atm_max, base + 2);
+	WRITE_ONCE(xn->msl_ms, 60000);
+
+	KUNIT_ASSERT_EQ(test, xtp_atm_add(sk[0], xtp_kt_addr(6), key[0]), 0);
+	KUNIT_ASSERT_EQ(test, xtp_atm_add(sk[1], xtp_kt_addr(6), key[1]), 0);
+	xtp_kt_close(test, sk[0]);
+	KUNIT_EXPECT_EQ(test, xtp_atm_lookup(&init_net, xtp_kt_addr(6), key[0],
+					     &found), XTP_ATM_REPLAY);
+
+	KUNIT_EXPECT_EQ(test, xtp_atm_add(sk[2], xtp_kt_addr(6), key[2]), 0);
+	KUNIT_EXPECT_EQ(test, xtp_atm_lookup(&init_net, xtp_kt_addr(6), key[0],
+					     &found), XTP_ATM_NONE);
+	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_ATMRECYCLED), recycled + 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&xn->atm_count), base + 2);
+
+	/* Both entries live now: the cap refuses. */
+	KUNIT_EXPECT_EQ(test, xtp_atm_add(sk[3], xtp_kt_addr(6), key[3]),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_ATMRECYCLED), recycled + 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&xn->atm_count), base + 2);
+}
+
 static struct kunit_case xtp_atm_cases[] = {
 	KUNIT_CASE(xtp_atm_add_lookup),
 	KUNIT_CASE(xtp_atm_replay_expires),
 	KUNIT_CASE(xtp_atm_release_no_timer),
 	KUNIT_CASE(xtp_atm_cap),
+	KUNIT_CASE(xtp_atm_cap_recycles),
 	{}
 };
 

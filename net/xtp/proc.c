@@ -49,6 +49,7 @@ static const char *const xtp_mib_names[__XTP_MIB_MAX] = {
 	[XTP_MIB_AVEVICTED]	= "AvEvicted",
 	[XTP_MIB_AVEXPIRED]	= "AvExpired",
 	[XTP_MIB_INBEYONDALLOC]	= "InBeyondAlloc",
+	[XTP_MIB_ATMRECYCLED]	= "AtmRecycled",
 };
 
 /*

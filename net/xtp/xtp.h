@@ -101,6 +101,8 @@
  *	queue to make room
  * @XTP_MIB_AVEXPIRED: contexts reset because their peer never validated
  * @XTP_MIB_INBEYONDALLOC: DATA dropped, beyond the ALLOC we advertised
+ * @XTP_MIB_ATMRECYCLED: ATM entries in their replay time removed early to
+ *	make room at net.xtp.atm_max
  * @__XTP_MIB_MAX: number of counters
  */
 enum xtp_mib_field {
@@ -141,6 +143,7 @@ enum xtp_mib_field {
 	XTP_MIB_AVEVICTED,
 	XTP_MIB_AVEXPIRED,
 	XTP_MIB_INBEYONDALLOC,
+	XTP_MIB_ATMRECYCLED,
 	__XTP_MIB_MAX
 };
 
@@ -161,6 +164,8 @@ struct xtp_mib {
  * @keys: contexts by local key (the RETURN fast path)
  * @atm: the Address Translation Map, (peer address, peer key) -> context
  * @atm_count: entries in @atm, live and waiting out their replay timer
+ * @atm_lock: protects @atm_replay
+ * @atm_replay: entries waiting out their replay timer, oldest first
  * @port_lock: protects @ports
  * @ports: bound sockets by local port
  * @socks: every XTP socket of the namespace, for /proc/net/xtp/contexts
@@ -176,6 +181,8 @@ struct xtp_net {
 	struct rhashtable keys;
 	struct rhashtable atm;
 	atomic_t atm_count;
+	spinlock_t atm_lock;	/* protects atm_replay */
+	struct list_head atm_replay;
 	spinlock_t port_lock;	/* protects ports */
 	struct hlist_head ports[XTP_PORT_HASH_SIZE];
 	struct hlist_head socks[XTP_SOCKS_HASH_SIZE];

@@ -296,6 +296,72 @@ TEST(proc_contexts)
 	close(ls);
 }
 
+/* Entries of /proc/net/xtp/atm in @state (LIVE or REPLAY), or -1. */
+static int atm_entries(const char *state)
+{
+	FILE *f = fopen("/proc/net/xtp/atm", "r");
+	char line[128], st[16];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %*s %15s", st) == 1 && !strcmp(st, state))
+			n++;
+	fclose(f);
+	return n;
+}
+
+/*
+ * At net.xtp.atm_max the entry of the oldest finished association makes
+ * way (AtmRecycled), as TCP lets TIME_WAIT go beyond tcp_max_tw_buckets:
+ * with room for 2, six associations one after the other all open and the
+ * last 2 stay in their replay time.  Only live entries refuse a FIRST
+ * (AtmFull; xtp_inject.sh).
+ */
+TEST(atm_cap_recycles_finished_entries)
+{
+	long recycled, full;
+	int one = 1, ls;
+	char buf[4];
+	FILE *f;
+
+	ASSERT_EQ(0, own_netns());
+	f = fopen("/proc/sys/net/xtp/atm_max", "w");
+	ASSERT_NE(NULL, f);
+	fprintf(f, "2\n");
+	ASSERT_EQ(0, fclose(f));
+	ls = listener(7011);
+	ASSERT_LE(0, ls);
+	/* ZOMBIEs of 1 ms: each entry enters its replay time at once. */
+	ASSERT_EQ(0, setsockopt(ls, SOL_XTP, XTPSOCK_ZOMBIE_TMO, &one,
+				sizeof(one)));
+	recycled = xtp_snmp("AtmRecycled");
+	full = xtp_snmp("AtmFull");
+	for (int i = 0; i < 6; i++) {
+		int c = xtp_socket(), s, k;
+
+		ASSERT_LE(0, c);
+		ASSERT_EQ(0, setsockopt(c, SOL_XTP, XTPSOCK_ZOMBIE_TMO, &one,
+					sizeof(one)));
+		ASSERT_EQ(0, connect_to(c, 7011))
+			TH_LOG("association %d: %s", i, strerror(errno));
+		s = accept(ls, NULL, NULL);
+		ASSERT_LE(0, s);
+		ASSERT_EQ(4, send(c, "ping", 4, 0));
+		ASSERT_EQ(4, read_full(s, buf, sizeof(buf)));
+		close(c);
+		close(s);
+		for (k = 0; k < 500 && atm_entries("LIVE"); k++)
+			usleep(10000);
+		ASSERT_EQ(0, atm_entries("LIVE"));
+	}
+	EXPECT_EQ(2, atm_entries("REPLAY"));
+	EXPECT_EQ(recycled + 4, xtp_snmp("AtmRecycled"));
+	EXPECT_EQ(full, xtp_snmp("AtmFull"));
+	close(ls);
+}
+
 TEST(accept_not_listening)
 {
 	int fd = xtp_socket();
