@@ -35,10 +35,13 @@ trap 'kill $srv $cli 2>/dev/null; xtp_ns_cleanup' EXIT
 start_capture "$NS_S" veth-s "$OUT/setup.pcap"
 # -S: the server writes what it reads at once, so $OUT/srv shows what
 # the injected packets put into the stream while the association lives.
-ip netns exec "$NS_S" "$PEER" server -S 9999 >"$OUT/srv" 2>"$OUT/srv.err" &
+# Both ends wait up to 600 s for data (-T): the association must outlive
+# every check, which take over 60 s on the debug kernel.
+ip netns exec "$NS_S" "$PEER" server -S -T 600 9999 >"$OUT/srv" \
+	2>"$OUT/srv.err" &
 srv=$!
 wait_for 30 grep -q listening "$OUT/srv.err"
-ip netns exec "$NS_C" "$PEER" client -H -T 60 198.18.0.2 9999 \
+ip netns exec "$NS_C" "$PEER" client -H -T 600 198.18.0.2 9999 \
 	>/dev/null 2>&1 &
 cli=$!
 wait_for 30 bash -c "[ \"\$(ip netns exec $NS_S awk '\$1==\"XtpPassiveOpens\"{print \$2}' /proc/net/xtp/snmp)\" = 1 ]"
