@@ -51,6 +51,13 @@ stop_capture
 KEY=$("$XTP_BINDIR/xtp_pcap" "$OUT/setup.pcap" 198.18.0.1 keys |
 	sed -n 's/^keys A=[0-9a-f]* B=\([0-9a-f]*\).*/\1/p')
 ktap_check "the setup capture names the responder's key ($KEY)" '[ -n "$KEY" ]'
+# The client sends nothing after its FIRST, so 3 s after accepting it the
+# responder asks it once to show its address (CNTL with SREQ, validate.c)
+# and its answer validates it.  Let that exchange happen before the
+# counted injections, not among them: OutPkts TCNTL + CNTL, InPkts FIRST
+# + answer.
+validated() { [ "$(in_pkts)" = 2 ]; }
+wait_for 30 validated
 
 o0=$(out_pkts)
 i0=$(in_pkts)
