@@ -23,7 +23,7 @@ demo_ok() {
 	tools/demo.sh >"$res/$1.out" 2>&1 || return 1
 	cat "$res/$1.out"
 	grep -q 'FIRST \[SREQ\] Seq=90000 Len=24' "$res/$1.out" &&
-	grep -qE '^InNoContext[[:space:]]+3$' "$res/$1.out"
+	grep -qE '^XtpInNoContext[[:space:]]+3$' "$res/$1.out"
 }
 
 # ktap_stage NAME DESCRIPTION CMD...: run a command that prints KTAP
