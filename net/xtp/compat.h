@@ -58,4 +58,19 @@
 #define VISIBLE_IF_KUNIT		static
 #endif
 
+/*
+ * sendfile() and splice() into a socket: since 6.5 they call sendmsg()
+ * with MSG_SPLICE_PAGES and a bvec iterator; before, sock_no_sendpage()
+ * called it with MSG_SENDPAGE_NOTLAST on all but a splice's last page.
+ * Either way the data can be copied like any other, and the flag that
+ * says more follows counts as MSG_MORE.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#define XTP_MSG_SPLICE		MSG_SPLICE_PAGES
+#define XTP_MSG_SPLICE_MORE	0
+#else
+#define XTP_MSG_SPLICE		MSG_SENDPAGE_NOTLAST
+#define XTP_MSG_SPLICE_MORE	MSG_SENDPAGE_NOTLAST
+#endif
+
 #endif /* _NET_XTP_COMPAT_H */

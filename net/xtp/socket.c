@@ -454,8 +454,10 @@ static int xtp_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 
 	if (flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_MORE | MSG_EOR |
 		      MSG_XTP_WCLOSE | MSG_XTP_DREQ | MSG_CMSG_COMPAT |
-		      MSG_WAITALL))
+		      MSG_WAITALL | XTP_MSG_SPLICE))
 		return -EOPNOTSUPP;
+	if (flags & XTP_MSG_SPLICE_MORE)
+		flags |= MSG_MORE;
 	lock_sock(sk);
 	timeo = sock_sndtimeo(sk, flags & MSG_DONTWAIT);
 	if (sin && sk->sk_state == TCP_CLOSE && !xs->released) {

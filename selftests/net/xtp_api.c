@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -902,6 +904,71 @@ TEST_F(pair, dreq_confirms_delivery_to_the_application)
 	before = cntl_sent(self->s);
 	ASSERT_EQ(4, recv(self->s, buf, sizeof(buf), 0));
 	EXPECT_EQ(before + 1, cntl_sent(self->s));
+}
+
+/*
+ * sendfile() into an XTP socket (sendmsg with MSG_SPLICE_PAGES, or
+ * sendpage on 6.1) and splice() out of one: 256 KiB of a memfd arrive
+ * byte for byte.
+ */
+TEST_F(pair, sendfile_and_splice)
+{
+	const size_t len = 256 * 1024;
+	unsigned char *src, *dst;
+	size_t got = 0;
+	int mfd, p[2], status;
+	unsigned int x = 12345;
+	pid_t pid;
+	ssize_t n;
+
+	src = malloc(len);
+	dst = malloc(len);
+	ASSERT_TRUE(src && dst);
+	for (size_t i = 0; i < len; i++) {
+		x = x * 1103515245 + 12345;
+		src[i] = x >> 16;
+	}
+	mfd = memfd_create("xtp-sendfile", 0);
+	ASSERT_LE(0, mfd);
+	ASSERT_EQ((ssize_t)len, write(mfd, src, len));
+	ASSERT_EQ(0, pipe(p));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		off_t off = 0;
+
+		while ((size_t)off < len) {
+			n = sendfile(self->c, mfd, &off, len - off);
+			if (n <= 0)
+				_exit(n < 0 ? errno : 100);
+		}
+		_exit(shutdown(self->c, SHUT_WR) ? 101 : 0);
+	}
+	/* The child's end alone: its exit ends the stream. */
+	close(self->c);
+	self->c = -1;
+	for (int i = 0; i < 10000 && got <= len; i++) {
+		n = splice(self->s, NULL, p[1], NULL, 65536, 0);
+		ASSERT_LE(0, n) TH_LOG("splice: %s", strerror(errno));
+		if (!n)
+			break;
+		ASSERT_GE(len - got, (size_t)n);
+		for (ssize_t r; n > 0; n -= r, got += r) {
+			r = read(p[0], dst + got, n);
+			ASSERT_LT(0, r);
+		}
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("sendfile: %s", strerror(WEXITSTATUS(status)));
+	EXPECT_EQ(len, got);
+	EXPECT_EQ(0, memcmp(src, dst, len));
+	close(p[0]);
+	close(p[1]);
+	close(mfd);
+	free(src);
+	free(dst);
 }
 
 TEST_HARNESS_MAIN
