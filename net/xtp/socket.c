@@ -524,8 +524,18 @@ static bool xtp_rcv_done(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
+	/* Held data is still to come: its peer's end is not ours yet. */
+	if (xtp_av_held(sk))
+		return xs->released || xs->end_sent;
 	return xs->wclose_rcvd || xs->released || xs->end_sent ||
 	       sk->sk_shutdown & RCV_SHUTDOWN;
+}
+
+/* Is there data the application may read? */
+static bool xtp_rcv_ready(struct sock *sk)
+{
+	return !skb_queue_empty_lockless(&sk->sk_receive_queue) &&
+	       !xtp_av_held(sk);
 }
 
 /* Copy queued data to @msg without consuming it. */
@@ -617,7 +627,7 @@ static int xtp_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
 
 	for (;;) {
-		if (!skb_queue_empty(&sk->sk_receive_queue)) {
+		if (xtp_rcv_ready(sk)) {
 			if (!(flags & MSG_PEEK)) {
 				err = xtp_consume(sk, msg, len - copied, &eor);
 				if (err < 0)
@@ -678,8 +688,7 @@ static __poll_t xtp_poll(struct file *file, struct socket *sock,
 		mask |= EPOLLERR;
 	if (state == TCP_CLOSE && !xs->released)
 		return mask | EPOLLOUT | EPOLLWRNORM | EPOLLHUP;
-	if (!skb_queue_empty_lockless(&sk->sk_receive_queue) ||
-	    xtp_rcv_done(sk))
+	if (xtp_rcv_ready(sk) || xtp_rcv_done(sk))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (xtp_rcv_done(sk))
 		mask |= EPOLLRDHUP;
@@ -1132,7 +1141,7 @@ static int xtp_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 		if (sk->sk_state == TCP_LISTEN)
 			return -EINVAL;
 		lock_sock(sk);
-		answ = xtp_sk(sk)->rcv_queued;
+		answ = xtp_av_held(sk) ? 0 : xtp_sk(sk)->rcv_queued;
 		release_sock(sk);
 		break;
 	case SIOCOUTQ:

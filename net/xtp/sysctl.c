@@ -44,6 +44,15 @@ static const struct ctl_table xtp_sysctl_template[] = {
 		.extra1		= &xtp_cc_min,
 		.extra2		= &xtp_cc_max,
 	},
+	{
+		/* 0: a FIRST's data waits until its peer is validated */
+		.procname	= "first_data",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
 	XTP_SYSCTL_END
 };
 
@@ -70,6 +79,7 @@ int xtp_sysctl_init_net(struct net *net)
 	xn->msl_ms = XTP_DEFAULT_MSL_MS;
 	xn->atm_max = XTP_DEFAULT_ATM_MAX;
 	xn->cc = XTP_DEFAULT_CC;
+	xn->first_data = 1;
 	table = kmemdup(xtp_sysctl_template, sizeof(xtp_sysctl_template),
 			GFP_KERNEL);
 	if (!table)
@@ -77,6 +87,7 @@ int xtp_sysctl_init_net(struct net *net)
 	table[0].data = &xn->msl_ms;
 	table[1].data = &xn->atm_max;
 	table[2].data = &xn->cc;
+	table[3].data = &xn->first_data;
 	if (!net_eq(net, &init_net)) {
 		xtp_sysctl_cap(&table[0], &xn->msl_ms, xn);
 		xtp_sysctl_cap(&table[1], &xn->atm_max, xn);

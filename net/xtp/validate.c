@@ -18,6 +18,12 @@
  * within a round trip; while the queue is full, a FIRST takes the place
  * of the oldest child that was asked and has not answered, as TCP's
  * SYN_RECV requests make way in a flood.
+ *
+ * With net.xtp.first_data 0, the data of such a context stays in its
+ * receive queue, out of the application's reach, until the peer is
+ * validated; its TCNTL asks for the answer at once.  A FIRST replayed
+ * after its ATM entry has gone then delivers nothing: the replayer does
+ * not receive our new key.
  */
 #include <net/ip.h>
 #include <net/sock.h>
@@ -49,6 +55,7 @@ void xtp_av_child(struct sock *child, const struct sk_buff *skb)
 	xs->av_asked = 0;
 	xs->av_probed = 0;
 	xs->av_blocked = 0;
+	xs->av_hold = !READ_ONCE(xtp_net(sock_net(child))->first_data);
 	xs->av_in = ntohs(ip_hdr(skb)->tot_len);
 	xs->av_out = 0;
 	sk_reset_timer(child, &xs->vtimer,
@@ -75,6 +82,23 @@ void xtp_av_rcvd(struct sock *sk, const struct sk_buff *skb, u64 key)
 	WRITE_ONCE(xs->peer_valid, true);
 	xs->av_blocked = 0;
 	sk_stop_timer(sk, &xs->vtimer);
+	/* Held data becomes readable. */
+	if (xs->av_hold && !skb_queue_empty(&sk->sk_receive_queue))
+		sk->sk_data_ready(sk);
+}
+
+/**
+ * xtp_av_held - is what the peer sent kept from the application?
+ * @sk: the context
+ *
+ * Return: true while net.xtp.first_data 0 holds the data of a context
+ * whose peer has not been validated.
+ */
+bool xtp_av_held(const struct sock *sk)
+{
+	const struct xtp_sock *xs = xtp_sk(sk);
+
+	return xs->av_hold && !READ_ONCE(xs->peer_valid);
 }
 
 /* The limit holds a packet back: count each wait once, in AvLimited. */
@@ -165,9 +189,10 @@ void xtp_av_timeout(struct sock *sk)
  * @listener: the listener, locked
  * @child: its new child
  *
- * Yes once the accept queue is half full (and holds at least
- * XTP_AV_MIN_BACKLOG): it may be a flood, and a child that was asked and
- * has not answered may be dropped to make room (xtp_av_evict()).
+ * Yes when its data is held for validation, or once the accept queue is
+ * half full (and holds at least XTP_AV_MIN_BACKLOG): it may be a flood,
+ * and a child that was asked and has not answered may be dropped to make
+ * room (xtp_av_evict()).
  *
  * Return: true to set SREQ on the TCNTL.
  */
@@ -175,8 +200,10 @@ bool xtp_av_ask(struct sock *listener, struct sock *child)
 {
 	u32 max = READ_ONCE(listener->sk_max_ack_backlog);
 
-	if (max < XTP_AV_MIN_BACKLOG ||
-	    2 * READ_ONCE(listener->sk_ack_backlog) < max)
+	/* Held data waits for the answer: ask for it now. */
+	if (!xtp_sk(child)->av_hold &&
+	    (max < XTP_AV_MIN_BACKLOG ||
+	     2 * READ_ONCE(listener->sk_ack_backlog) < max))
 		return false;
 	xtp_sk(child)->av_asked = 1;
 	return true;

@@ -174,6 +174,8 @@ struct xtp_mib {
  * @msl_ms: maximum segment lifetime, sysctl net.xtp.msl_ms
  * @atm_max: cap on ATM entries, sysctl net.xtp.atm_max
  * @cc: default congestion controller (&enum xtp_cc), sysctl net.xtp.cc
+ * @first_data: sysctl net.xtp.first_data: 0 holds the data of a FIRST
+ *	from the application until its peer is validated
  * @sysctl: the net.xtp sysctl table of this namespace
  */
 struct xtp_net {
@@ -191,6 +193,7 @@ struct xtp_net {
 	int msl_ms;
 	int atm_max;
 	int cc;
+	int first_data;
 	struct ctl_table_header *sysctl;
 };
 
@@ -375,6 +378,8 @@ struct xtp_rtt_slot {
  * @av_asked: our TCNTL asked the peer to answer (SREQ): a flood may be on
  * @av_probed: the validation deadline passed once; a CNTL+SREQ asked
  * @av_blocked: data waits for validation (counted once per wait)
+ * @av_hold: what the peer sent is not readable until it is validated
+ *	(net.xtp.first_data 0)
  * @vtimer: validation deadline of a context opened by a FIRST
  * @av_in: bytes (IP) received from the peer before it was validated
  * @av_out: bytes (IP) sent to the peer before it was validated
@@ -447,7 +452,8 @@ struct xtp_sock {
 	    app_limited:1,
 	    av_asked:1,
 	    av_probed:1,
-	    av_blocked:1;
+	    av_blocked:1,
+	    av_hold:1;
 	/* Not a bitfield: xtp_av_evict() reads it under the listener's lock. */
 	bool peer_valid;
 
@@ -714,6 +720,7 @@ bool xtp_av_charge(struct sock *sk, u32 len);
 void xtp_av_timeout(struct sock *sk);
 bool xtp_av_ask(struct sock *listener, struct sock *child);
 bool xtp_av_evict(struct sock *listener);
+bool xtp_av_held(const struct sock *sk);
 
 /* input.c */
 int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb);

@@ -20,6 +20,9 @@
 #    transaction gets its answer, none slower than 3 s, forged children make way in the full accept
 #    queue (AvEvicted), the victims get at most 3x the flood, and once the
 #    server is gone every context and ATM entry goes.
+# 3. With net.xtp.first_data 0, a forged FIRST's request never reaches the
+#    application (its read fails when the context is reset), while a real
+#    client's request does, after its answer to the TCNTL's SREQ.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -29,7 +32,7 @@ OUT=${XTP_OUT:-/tmp}/spoof
 mkdir -p "$OUT"
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 12
 modprobe xtp
 xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
 trap xtp_ns_cleanup EXIT
@@ -72,6 +75,35 @@ ktap_check "its context was reset after $el ms without an answer (AvExpired +$((
 	 grep -q "error: send: Connection timed out" "$OUT/one.err"'
 ktap_check "the request reached the application once" \
 	'[ "$(wc -c <"$OUT/one.srv")" = 100 ]'
+
+# 3. first_data 0: data waits for validation.
+ip netns exec "$NS_S" sysctl -qw net.xtp.first_data=0
+exp0=$(ssnmp AvExpired) v0=$(victim)
+ip netns exec "$NS_S" "$PEER" server -T 30 -r "$OUT/1m" 9999 \
+	>"$OUT/held.srv" 2>"$OUT/held.err" &
+srv=$!
+wait_for 30 grep -q listening "$OUT/held.err"
+inb=$(ip netns exec "$NS_C" "$SPOOF" -s 198.19.0.8 198.18.0.2)
+wait $srv
+sent=$(($(victim) - v0))
+ktap_check "first_data 0: a forged FIRST's request never reached the application ($(wc -c <"$OUT/held.srv") bytes read; $(tail -1 "$OUT/held.err"))" \
+	'[ "$(wc -c <"$OUT/held.srv")" = 0 ] &&
+	 grep -q "Connection timed out" "$OUT/held.err" &&
+	 [ "$(ssnmp AvExpired)" = $((exp0 + 1)) ]'
+ktap_check "first_data 0: the victim got $sent bytes for its $inb, at most 3x" \
+	'[ -n "$inb" ] && [ "$sent" -gt 0 ] && [ "$sent" -le $((3 * inb)) ]'
+head -c 3000 /dev/urandom >"$OUT/answer"
+ip netns exec "$NS_S" "$PEER" server -T 30 -r "$OUT/answer" 9999 \
+	>"$OUT/real.srv" 2>"$OUT/real.err" &
+srv=$!
+wait_for 30 grep -q listening "$OUT/real.err"
+echo "a request" | timeout 60 ip netns exec "$NS_C" "$PEER" client \
+	-m sendto -W -T 10 198.18.0.2 9999 >"$OUT/real.txn" 2>"$OUT/real.cli"
+wait $srv
+ktap_check "first_data 0: a real client's request is read once validated, and answered" \
+	'[ "$(cat "$OUT/real.srv")" = "a request" ] &&
+	 cmp -s "$OUT/answer" "$OUT/real.txn"'
+ip netns exec "$NS_S" sysctl -qw net.xtp.first_data=1
 
 # 2. The flood, and a real client's transactions through it.
 head -c 3000 /dev/urandom >"$OUT/answer"
