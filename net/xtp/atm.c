@@ -57,9 +57,10 @@ static const struct rhashtable_params xtp_atm_params = {
 	.automatic_shrinking = true,
 };
 
-static void xtp_atm_free(struct xtp_net *xn, struct xtp_atm_entry *e)
+static void xtp_atm_free(struct xtp_net *xn, struct xtp_atm_entry *e,
+			 int why)
 {
-	trace_xtp_atm(e->id.addr, e->id.key, XTP_TRACE_ATM_EXPIRE);
+	trace_xtp_atm(e->id.addr, e->id.key, why);
 	atomic_dec(&xn->atm_count);
 	XTP_DEC_STATS(e->net, XTP_MIB_ATMENTRIES);
 	kfree_rcu(e, rcu);
@@ -74,14 +75,15 @@ static void xtp_atm_expire(struct timer_list *t)
 	list_del_init(&e->lru);
 	spin_unlock_bh(&xn->atm_lock);
 	if (!rhashtable_remove_fast(&xn->atm, &e->node, xtp_atm_params))
-		xtp_atm_free(xn, e);
+		xtp_atm_free(xn, e, XTP_TRACE_ATM_EXPIRE);
 }
 
 /*
- * At the cap: end the replay time of the oldest finished entry.  Stopping
- * its timer under atm_lock makes the entry ours; a timer already running
- * waits for the lock and frees the entry itself, and the caller is refused
- * then, as when no entry is finished.
+ * At the cap: end the replay time of the entry released first (atm_replay
+ * is in release order, so it is the one whose replay time ends soonest).
+ * Stopping its timer under atm_lock makes the entry ours; a timer already
+ * running waits for the lock and frees the entry itself, and the caller
+ * is refused then, as when no entry is finished.
  */
 static bool xtp_atm_recycle(struct net *net)
 {
@@ -96,10 +98,14 @@ static bool xtp_atm_recycle(struct net *net)
 	else
 		e = NULL;
 	spin_unlock_bh(&xn->atm_lock);
-	if (!e || rhashtable_remove_fast(&xn->atm, &e->node, xtp_atm_params))
+	if (!e)
+		return false;
+	/* Only a listed entry's timer frees it: it is still hashed. */
+	if (WARN_ON_ONCE(rhashtable_remove_fast(&xn->atm, &e->node,
+						xtp_atm_params)))
 		return false;
 	XTP_INC_STATS(net, XTP_MIB_ATMRECYCLED);
-	xtp_atm_free(xn, e);
+	xtp_atm_free(xn, e, XTP_TRACE_ATM_RECYCLE);
 	return true;
 }
 
@@ -274,7 +280,7 @@ void xtp_atm_release(struct sock *sk)
 	if (xs->no_atm_timer || msl <= 0) {
 		if (!rhashtable_remove_fast(&xn->atm, &e->node,
 					    xtp_atm_params))
-			xtp_atm_free(xn, e);
+			xtp_atm_free(xn, e, XTP_TRACE_ATM_EXPIRE);
 		return;
 	}
 	/* Listed and armed at once: xtp_atm_recycle() sees both or neither. */

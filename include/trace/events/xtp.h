@@ -160,8 +160,9 @@ TRACE_EVENT(xtp_handshake,
 #define XTP_TRACE_ATM_ADD	0
 #define XTP_TRACE_ATM_EXPIRE	1
 #define XTP_TRACE_ATM_REPLAY	2
+#define XTP_TRACE_ATM_RECYCLE	3
 
-/* An initiator's (address, key) entered, left or was replayed. */
+/* An initiator's (address, key) entered, left, was recycled or replayed. */
 TRACE_EVENT(xtp_atm,
 	    TP_PROTO(__be32 addr, u64 key, int event),
 	    TP_ARGS(addr, key, event),
@@ -175,7 +176,8 @@ TRACE_EVENT(xtp_atm,
 		      __print_symbolic(__entry->event,
 				       { XTP_TRACE_ATM_ADD, "add" },
 				       { XTP_TRACE_ATM_EXPIRE, "expire" },
-				       { XTP_TRACE_ATM_REPLAY, "replay" }),
+				       { XTP_TRACE_ATM_REPLAY, "replay" },
+				       { XTP_TRACE_ATM_RECYCLE, "recycle" }),
 		      &__entry->addr, __entry->key)
 );
 
