@@ -70,8 +70,10 @@ ktap_stage install "make install" tools/install-check.sh "$kver"
 
 if [ $built -eq 0 ]; then
 	echo "# VM selftests on $kver (one boot, TCG)"
-	tools/vm/selftests.sh "$kver" "build/mod/$kver" build/selftests/net \
-		"$res/vm.ktap"
+	# The suite takes 1550-1800 s under TCG (mtp_xfer.sh alone varies
+	# from 170 to 260 s): the default 1800 s left no margin.
+	VM_TIMEOUT=2400 tools/vm/selftests.sh "$kver" "build/mod/$kver" \
+		build/selftests/net "$res/vm.ktap"
 	grep -cE '^ok ' "$res/vm.ktap" | sed 's/^/# vm: passed /'
 	echo "# the VM run's captures, decoded by our tcpdump and by tshark"
 	tools/tcpdump/check-captures.sh "$(cat "$res/vm.ktap.dir")" \
