@@ -68,9 +68,12 @@
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 #define XTP_MSG_SPLICE		MSG_SPLICE_PAGES
 #define XTP_MSG_SPLICE_MORE	0
+#define xtp_msg_spliced(msg)	((msg)->msg_flags & MSG_SPLICE_PAGES)
 #else
 #define XTP_MSG_SPLICE		MSG_SENDPAGE_NOTLAST
 #define XTP_MSG_SPLICE_MORE	MSG_SENDPAGE_NOTLAST
+/* sock_no_sendpage() is the one sender of kernel memory (a kvec) here. */
+#define xtp_msg_spliced(msg)	iov_iter_is_kvec(&(msg)->msg_iter)
 #endif
 
 #endif /* _NET_XTP_COMPAT_H */

@@ -493,10 +493,15 @@ static int xtp_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 	if (err == -EPIPE)
 		goto pipe;
 	if (err >= 0 && (size_t)err == size) {
-		/* EOM ends each write, and each record of a SEQPACKET. */
+		/*
+		 * EOM ends each write, and each record of a SEQPACKET; a
+		 * sendfile() or splice() is one record, its chunks saying
+		 * MSG_MORE up to the last.
+		 */
 		tail = skb_peek_tail(&sk->sk_write_queue);
 		if (tail && (!(flags & MSG_MORE) ||
-			     sk->sk_type == SOCK_SEQPACKET))
+			     (sk->sk_type == SOCK_SEQPACKET &&
+			      !xtp_msg_spliced(msg))))
 			XTP_SKB_CB(tail)->options |= XTP_CMD_EOM;
 		if (tail && flags & MSG_XTP_WCLOSE)
 			XTP_SKB_CB(tail)->options |= XTP_CMD_WCLOSE;
@@ -526,7 +531,7 @@ static bool xtp_rcv_done(struct sock *sk)
 
 	/* Held data is still to come: its peer's end is not ours yet. */
 	if (xtp_av_held(sk))
-		return xs->released || xs->end_sent;
+		return xs->released || xs->end_sent || xs->rd_shut;
 	return xs->wclose_rcvd || xs->released || xs->end_sent ||
 	       sk->sk_shutdown & RCV_SHUTDOWN;
 }
@@ -768,6 +773,8 @@ static int xtp_shutdown(struct socket *sock, int how)
 		break;
 	default:
 		sk->sk_shutdown |= how;
+		if (how & RCV_SHUTDOWN)
+			xtp_sk(sk)->rd_shut = 1;
 		if (how & SEND_SHUTDOWN)
 			xtp_close_outbound(sk);
 		sk->sk_state_change(sk);

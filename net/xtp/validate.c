@@ -82,8 +82,10 @@ void xtp_av_rcvd(struct sock *sk, const struct sk_buff *skb, u64 key)
 	WRITE_ONCE(xs->peer_valid, true);
 	xs->av_blocked = 0;
 	sk_stop_timer(sk, &xs->vtimer);
-	/* Held data becomes readable. */
-	if (xs->av_hold && !skb_queue_empty(&sk->sk_receive_queue))
+	/* Held data, or the held end of it (a FIRST with WCLOSE only),
+	 * becomes readable.
+	 */
+	if (xs->av_hold)
 		sk->sk_data_ready(sk);
 }
 

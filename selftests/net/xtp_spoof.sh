@@ -88,21 +88,30 @@ wait $srv
 sent=$(($(victim) - v0))
 ktap_check "first_data 0: a forged FIRST's request never reached the application ($(wc -c <"$OUT/held.srv") bytes read; $(tail -1 "$OUT/held.err"))" \
 	'[ "$(wc -c <"$OUT/held.srv")" = 0 ] &&
-	 grep -q "Connection timed out" "$OUT/held.err" &&
+	 grep -q "error: read: Connection timed out" "$OUT/held.err" &&
 	 [ "$(ssnmp AvExpired)" = $((exp0 + 1)) ]'
 ktap_check "first_data 0: the victim got $sent bytes for its $inb, at most 3x" \
 	'[ -n "$inb" ] && [ "$sent" -gt 0 ] && [ "$sent" -le $((3 * inb)) ]'
+# The client's packets take 300 ms: the server's read sleeps until the
+# answer to its TCNTL's SREQ validates the client and wakes it.  Without
+# SREQ the answer would wait for the probe at 3 s.
 head -c 3000 /dev/urandom >"$OUT/answer"
-ip netns exec "$NS_S" "$PEER" server -T 30 -r "$OUT/answer" 9999 \
+xtp_netem "$NS_C" veth-c delay 300ms
+ip netns exec "$NS_S" "$PEER" server -T 30 -n 2 -r "$OUT/answer" 9999 \
 	>"$OUT/real.srv" 2>"$OUT/real.err" &
 srv=$!
 wait_for 30 grep -q listening "$OUT/real.err"
-echo "a request" | timeout 60 ip netns exec "$NS_C" "$PEER" client \
+echo "a request" | timeout 60 ip netns exec "$NS_C" "$PEER" client -n 2 \
 	-m sendto -W -T 10 198.18.0.2 9999 >"$OUT/real.txn" 2>"$OUT/real.cli"
 wait $srv
-ktap_check "first_data 0: a real client's request is read once validated, and answered" \
-	'[ "$(cat "$OUT/real.srv")" = "a request" ] &&
-	 cmp -s "$OUT/answer" "$OUT/real.txn"'
+xtp_netem "$NS_C" veth-c
+cat "$OUT/answer" "$OUT/answer" >"$OUT/answers"
+ms=$(sed -n 's/^exchange [0-9]*: \([0-9]*\) ms$/\1/p' "$OUT/real.cli" |
+	sort -n | tail -1)
+ktap_check "first_data 0: a real client's 2 requests are read once validated and answered, slowest in ${ms:-?} ms with 300 ms each way from it" \
+	'[ "$(cat "$OUT/real.srv")" = "$(printf "a request\na request")" ] &&
+	 cmp -s "$OUT/answers" "$OUT/real.txn" &&
+	 [ -n "$ms" ] && [ "$ms" -ge 600 ] && [ "$ms" -lt 2500 ]'
 ip netns exec "$NS_S" sysctl -qw net.xtp.first_data=1
 
 # 2. The flood, and a real client's transactions through it.
