@@ -92,6 +92,7 @@ void xtp_ctx_init(struct sock *sk)
 	xs->av_blocked = 0;
 	xs->av_hold = 0;
 	xs->rd_shut = 0;
+	xs->rcv_trunc = 0;
 	xs->av_in = 0;
 	xs->av_out = 0;
 	xs->mtu_data = 0;

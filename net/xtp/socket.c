@@ -565,10 +565,30 @@ static int xtp_peek(struct sock *sk, struct msghdr *msg, size_t len)
 }
 
 /*
+ * A SEQPACKET record was truncated before all of it had arrived: drop
+ * what has come of its rest.  Returns true while more is to be dropped.
+ */
+static bool xtp_drop_rest(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct sk_buff *skb;
+
+	while (xs->rcv_trunc && (skb = skb_peek(&sk->sk_receive_queue))) {
+		if (XTP_SKB_CB(skb)->options & XTP_CMD_EOM)
+			xs->rcv_trunc = 0;
+		xs->rcv_queued -= skb->len - XTP_SKB_CB(skb)->offset;
+		__skb_unlink(skb, &sk->sk_receive_queue);
+		consume_skb(skb);
+	}
+	return xs->rcv_trunc;
+}
+
+/*
  * Copy and consume queued data; returns bytes copied or -errno.  On a
  * SOCK_SEQPACKET socket it stops at the end of a record (EOM): *@eor is
  * set when the record was completed, and what does not fit in @len is
- * dropped with MSG_TRUNC, as for any SEQPACKET socket.
+ * dropped with MSG_TRUNC, as for any SEQPACKET socket, including the
+ * part of the record still to arrive.
  */
 static int xtp_consume(struct sock *sk, struct msghdr *msg, size_t len,
 		       bool *eor)
@@ -579,6 +599,8 @@ static int xtp_consume(struct sock *sk, struct msghdr *msg, size_t len,
 	size_t copied = 0;
 	int err;
 
+	if (records && xtp_drop_rest(sk))
+		return 0;
 	while ((skb = skb_peek(&sk->sk_receive_queue))) {
 		u32 off = XTP_SKB_CB(skb)->offset;
 		size_t n = min_t(size_t, skb->len - off, len - copied);
@@ -607,6 +629,11 @@ static int xtp_consume(struct sock *sk, struct msghdr *msg, size_t len,
 		}
 		if (copied == len && !records)
 			break;
+	}
+	/* A full buffer ends the record for this reader. */
+	if (records && !*eor && len && copied == len) {
+		msg->msg_flags |= MSG_TRUNC;
+		xs->rcv_trunc = 1;
 	}
 	return copied;
 }

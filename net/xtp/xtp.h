@@ -381,6 +381,7 @@ struct xtp_rtt_slot {
  * @av_hold: what the peer sent is not readable until it is validated
  *	(net.xtp.first_data 0)
  * @rd_shut: shutdown(SHUT_RD) by the application
+ * @rcv_trunc: SEQPACKET: the rest of a truncated record is to be dropped
  * @vtimer: validation deadline of a context opened by a FIRST
  * @av_in: bytes (IP) received from the peer before it was validated
  * @av_out: bytes (IP) sent to the peer before it was validated
@@ -455,7 +456,8 @@ struct xtp_sock {
 	    av_probed:1,
 	    av_blocked:1,
 	    av_hold:1,
-	    rd_shut:1;
+	    rd_shut:1,
+	    rcv_trunc:1;
 	/* Not a bitfield: xtp_av_evict() reads it under the listener's lock. */
 	bool peer_valid;
 

@@ -1044,4 +1044,52 @@ TEST(seqpacket_sendfile_is_one_record)
 	close(ls);
 }
 
+/*
+ * A SEQPACKET record truncated while the rest of it is still on its way:
+ * the rest is dropped when it arrives, and the next read gets the next
+ * record.
+ */
+TEST(seqpacket_truncation_drops_the_rest)
+{
+	const size_t big = 200 * 1024;
+	struct iovec iov;
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	int fd[3], ls, c, s, status;
+	char buf[1000];
+	char *data;
+	pid_t pid;
+
+	ASSERT_EQ(0, seqpacket_pair(7008, fd));
+	ls = fd[0], c = fd[1], s = fd[2];
+	data = calloc(1, big);
+	ASSERT_NE(NULL, data);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* The reader is asleep by now: it wakes at the first part. */
+		usleep(200000);
+		if (send(c, data, big, 0) != (ssize_t)big ||
+		    send(c, "tail", 4, 0) != 4)
+			_exit(1);
+		_exit(shutdown(c, SHUT_WR) ? 2 : 0);
+	}
+	close(c);
+	iov.iov_base = buf;
+	iov.iov_len = sizeof(buf);
+	EXPECT_EQ((ssize_t)sizeof(buf), recvmsg(s, &mh, 0));
+	EXPECT_TRUE(mh.msg_flags & MSG_TRUNC);
+	memset(buf, 0, sizeof(buf));
+	mh.msg_flags = 0;
+	EXPECT_EQ(4, recvmsg(s, &mh, 0));
+	EXPECT_EQ(0, memcmp(buf, "tail", 4));
+	EXPECT_TRUE(mh.msg_flags & MSG_EOR);
+	EXPECT_EQ(0, recv(s, buf, sizeof(buf), 0));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("status %#x", status);
+	free(data);
+	close(s);
+	close(ls);
+}
+
 TEST_HARNESS_MAIN
