@@ -235,7 +235,7 @@ int xtp_atm_add(struct sock *sk, __be32 addr, u64 key)
 		atomic_dec(&xn->atm_count);
 		return -ENOSPC;
 	}
-	e = kzalloc(sizeof(*e), GFP_ATOMIC);
+	e = xtp_mem_kzalloc(sk, sizeof(*e));
 	if (!e) {
 		atomic_dec(&xn->atm_count);
 		return -ENOMEM;

@@ -14,6 +14,13 @@
 #define timer_delete(t)		del_timer(t)
 #endif
 
+/* The memory pressure helpers left <net/sock.h> in 6.10. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#include <net/proto_memory.h>
+#else
+#include <net/sock.h>
+#endif
+
 /* proto_ops.accept took (flags, kern) until 6.10 */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
 #define XTP_ACCEPT_ARGS	struct socket *sock, struct socket *newsock, \

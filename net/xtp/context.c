@@ -159,6 +159,7 @@ void xtp_ctx_track(struct sock *sk)
 	struct xtp_net *xn = xtp_net(sock_net(sk));
 
 	XTP_INC_STATS(sock_net(sk), XTP_MIB_CURRSOCKETS);
+	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, 1);
 	spin_lock_bh(&xn->socks_lock);
 	hlist_add_head(&xtp_sk(sk)->net_node,
 		       &xn->socks[hash_ptr(sk, ilog2(XTP_SOCKS_HASH_SIZE))]);
@@ -177,6 +178,7 @@ void xtp_ctx_untrack(struct sock *sk)
 	hlist_del_init(&xtp_sk(sk)->net_node);
 	spin_unlock_bh(&xn->socks_lock);
 	XTP_DEC_STATS(sock_net(sk), XTP_MIB_CURRSOCKETS);
+	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, -1);
 }
 
 /**
@@ -521,11 +523,8 @@ void xtp_ctx_done(struct sock *sk, int err)
 	xtp_peer_remove(sk);
 	xtp_atm_release(sk);
 	xtp_timers_stop(sk);
-	skb_queue_purge(&xs->rtx_queue);
+	xtp_wmem_purge(sk);
 	skb_queue_purge(&xs->ooo_queue);
-	__skb_queue_purge(&sk->sk_write_queue);
-	xs->snd_queued = 0;
-	sk->sk_wmem_queued = 0;
 	inet_sk_set_state(sk, TCP_CLOSE);
 	sk->sk_shutdown = SHUTDOWN_MASK;
 	if (sock_flag(sk, SOCK_DEAD))

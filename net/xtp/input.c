@@ -190,6 +190,11 @@ VISIBLE_IF_KUNIT bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 	skb_pull(skb, pkt->data - skb->data);
 	skb_trim(skb, len);
 	skb_dst_drop(skb);
+	if (!xtp_rmem_schedule(sk, skb, seq)) {
+		XTP_INC_STATS(sock_net(sk), XTP_MIB_RCVQDROP);
+		xtp_drop(sk, skb, SKB_DROP_REASON_PROTO_MEM);
+		return false;
+	}
 	skb_set_owner_r(skb, sk);
 	XTP_SKB_CB(skb)->seq = seq;
 	XTP_SKB_CB(skb)->offset = 0;
@@ -214,12 +219,25 @@ EXPORT_SYMBOL_IF_KUNIT(xtp_queue_data);
 static void xtp_write_space(struct sock *sk)
 {
 	struct socket *sock = sk->sk_socket;
+	struct socket_wq *wq;
 
-	if (sock && test_bit(SOCK_NOSPACE, &sock->flags) &&
-	    READ_ONCE(sk->sk_wmem_queued) < READ_ONCE(sk->sk_sndbuf)) {
-		clear_bit(SOCK_NOSPACE, &sock->flags);
-		sk->sk_write_space(sk);
-	}
+	if (!sock || !test_bit(SOCK_NOSPACE, &sock->flags) ||
+	    READ_ONCE(sk->sk_wmem_queued) >= READ_ONCE(sk->sk_sndbuf))
+		return;
+	clear_bit(SOCK_NOSPACE, &sock->flags);
+	/*
+	 * Not sk_write_space(): sock_def_write_space() also wants half the
+	 * send buffer free of packets still in the device queues, and a
+	 * buffer halved under memory pressure may never see that.
+	 */
+	rcu_read_lock();
+	wq = rcu_dereference(sk->sk_wq);
+	if (skwq_has_sleeper(wq))
+		wake_up_interruptible_sync_poll(&wq->wait, EPOLLOUT |
+						EPOLLWRNORM | EPOLLWRBAND);
+	if (wq && wq->fasync_list && !(sk->sk_shutdown & SEND_SHUTDOWN))
+		sock_wake_async(wq, SOCK_WAKE_SPACE, POLL_OUT);
+	rcu_read_unlock();
 }
 
 /*
@@ -246,6 +264,8 @@ static void xtp_ack(struct sock *sk, const struct xtp_wire_pkt *pkt)
 			xtp_rtx_unlink(sk, skb);
 		if (!xs->in_handshake)
 			xs->cc_ops->acked(sk, acked);
+		sk_mem_reclaim(sk);
+		xtp_sndbuf_restore(sk);
 		xtp_write_space(sk);
 	}
 	if (pkt->ctl.alloc > xs->snd_alloc) {
@@ -429,6 +449,7 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 		return;
 	}
 	xs = xtp_sk(child);
+	xtp_mem_clone(child, sk);
 	xtp_ctx_init(child);
 	xtp_ctx_track(child);
 	xtp_av_child(child, skb);

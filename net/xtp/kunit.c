@@ -661,9 +661,9 @@ static void xtp_kt_sent(struct kunit *test, struct sock *sk, u64 seq, u32 len,
 	XTP_SKB_CB(skb)->xmit_ns = xmit_ns;
 	XTP_SKB_CB(skb)->sent = 1;
 	XTP_SKB_CB(skb)->rtx = rtx;
+	KUNIT_EXPECT_TRUE(test, xtp_wmem_charge(sk, skb));
 	__skb_queue_tail(&xs->rtx_queue, skb);
 	xs->snd_queued += len;
-	sk->sk_wmem_queued += skb->truesize;
 	xs->snd_nxt = max(xs->snd_nxt, seq + len);
 }
 
@@ -956,6 +956,12 @@ static void xtp_pmtu_seg_fit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bad, 0);
 	KUNIT_EXPECT_EQ(test, sk->sk_wmem_queued,
 			wmem + (int)skb_peek_tail(&xs->rtx_queue)->truesize);
+	/* Both halves acknowledged: every byte charged is given back. */
+	while ((skb = skb_peek(&xs->rtx_queue)))
+		xtp_rtx_unlink(sk, skb);
+	KUNIT_EXPECT_EQ(test, sk->sk_wmem_queued, 0);
+	KUNIT_EXPECT_EQ(test, sk->sk_forward_alloc % (int)PAGE_SIZE, 0);
+	KUNIT_EXPECT_GE(test, sk->sk_forward_alloc, 0);
 out:
 	release_sock(sk);
 }

@@ -52,6 +52,9 @@ static u64 xtp_rcv_alloc(struct sock *sk)
 	if (xs->rcv_queued < limit && mem < rcvbuf)
 		win = min3((u64)xs->rcv_wnd, limit - xs->rcv_queued,
 			   (u64)(rcvbuf - mem) / 2);
+	/* Under memory pressure, as TCP: a few packets more at most. */
+	if (sk_under_memory_pressure(sk))
+		win = min_t(u64, win, 4 * xtp_seg_max(sk));
 	alloc = xs->rcv_nxt + win;
 	return max(alloc, xs->rcv_alloc);
 }
@@ -480,6 +483,8 @@ void xtp_read_done(struct sock *sk)
 	struct xtp_sock *xs = xtp_sk(sk);
 	u64 old = xs->rcv_alloc;
 
+	/* What was read goes back to the protocol's total. */
+	sk_mem_reclaim(sk);
 	if (sk->sk_state != TCP_ESTABLISHED || xs->released || xs->end_sent)
 		return;
 	if (xs->rcv_dreq && xs->rcv_nxt - xs->rcv_queued >= xs->rcv_dreq) {

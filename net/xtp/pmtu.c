@@ -108,15 +108,16 @@ int xtp_seg_fit(struct sock *sk, struct sk_buff_head *q, struct sk_buff *skb,
 	rest = alloc_skb(n, GFP_ATOMIC);
 	if (!rest)
 		return -ENOMEM;
+	xtp_wmem_force(sk, rest);
 	if (skb_copy_bits(skb, len, skb_put(rest, n), n) ||
 	    pskb_trim(skb, len)) {
+		xtp_wmem_uncharge(sk, rest);
 		kfree_skb(rest);
 		return -ENOMEM;
 	}
 	*XTP_SKB_CB(rest) = *cb;
 	XTP_SKB_CB(rest)->seq += len;
 	cb->options &= ~(XTP_CMD_EOM | XTP_CMD_WCLOSE);
-	sk->sk_wmem_queued += rest->truesize;
 	__skb_queue_after(q, skb, rest);
 	return 0;
 }

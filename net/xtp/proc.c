@@ -50,6 +50,8 @@ static const char *const xtp_mib_names[__XTP_MIB_MAX] = {
 	[XTP_MIB_AVEXPIRED]	= "AvExpired",
 	[XTP_MIB_INBEYONDALLOC]	= "InBeyondAlloc",
 	[XTP_MIB_ATMRECYCLED]	= "AtmRecycled",
+	[XTP_MIB_MEMPRESSURES]	= "MemoryPressures",
+	[XTP_MIB_RCVQDROP]	= "RcvQDrop",
 };
 
 /*

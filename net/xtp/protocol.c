@@ -101,9 +101,13 @@ static int __init xtp_init(void)
 
 	BUILD_BUG_ON(sizeof(struct xtp_skb_cb) >
 		     sizeof_field(struct sk_buff, cb));
-	err = register_pernet_subsys(&xtp_net_ops);
+	xtp_mem_init();
+	err = percpu_counter_init(&xtp_sockets_allocated, 0, GFP_KERNEL);
 	if (err)
 		return err;
+	err = register_pernet_subsys(&xtp_net_ops);
+	if (err)
+		goto out_counter;
 	err = proto_register(&xtp_prot, 1);
 	if (err)
 		goto out_pernet;
@@ -123,6 +127,8 @@ out_proto:
 	proto_unregister(&xtp_prot);
 out_pernet:
 	unregister_pernet_subsys(&xtp_net_ops);
+out_counter:
+	percpu_counter_destroy(&xtp_sockets_allocated);
 	return err;
 }
 
@@ -137,6 +143,7 @@ static void __exit xtp_exit(void)
 	synchronize_net();
 	proto_unregister(&xtp_prot);
 	unregister_pernet_subsys(&xtp_net_ops);
+	percpu_counter_destroy(&xtp_sockets_allocated);
 }
 
 module_init(xtp_init);

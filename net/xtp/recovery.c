@@ -61,7 +61,7 @@ void xtp_rtx_unlink(struct sock *sk, struct sk_buff *skb)
 	if (XTP_SKB_CB(skb)->lost)
 		xs->lost_out -= skb->len;
 	xs->snd_queued -= skb->len;
-	sk->sk_wmem_queued -= skb->truesize;
+	xtp_wmem_uncharge(sk, skb);
 	/* Delivered, not dropped: drop monitors must not see it. */
 	consume_skb(skb);
 }

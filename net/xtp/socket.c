@@ -48,14 +48,18 @@ static int xtp_init_sock(struct sock *sk)
 	 * readers included, for every packet sent.
 	 */
 	sock_set_flag(sk, SOCK_USE_WRITE_QUEUE);
+	xs->sndbuf_want = READ_ONCE(sk->sk_sndbuf);
 	xtp_ctx_init(sk);
 	xtp_ctx_track(sk);
+	sk_sockets_allocated_inc(sk);
 	return 0;
 }
 
+/* Every context, children included (sk_clone_lock() counted those). */
 static void xtp_destroy_sock(struct sock *sk)
 {
 	xtp_ctx_untrack(sk);
+	sk_sockets_allocated_dec(sk);
 }
 
 /*
@@ -426,8 +430,23 @@ static int xtp_queue_user(struct sock *sk, struct msghdr *msg, size_t size,
 			err = -ENOBUFS;
 			break;
 		}
+		/* The first data of empty queues goes whatever the limits. */
+		if (skb_queue_empty(&sk->sk_write_queue) &&
+		    skb_queue_empty(&xs->rtx_queue)) {
+			xtp_wmem_force(sk, skb);
+		} else if (!xtp_wmem_charge(sk, skb)) {
+			/* net.xtp.mem or the cgroup: wait as TCP does. */
+			kfree_skb(skb);
+			xtp_flush_first(sk);
+			xtp_push(sk);
+			err = sk_stream_wait_memory(sk, timeo);
+			if (err)
+				break;
+			continue;
+		}
 		if (!copy_from_iter_full(skb_put(skb, seg), seg,
 					 &msg->msg_iter)) {
+			xtp_wmem_uncharge(sk, skb);
 			kfree_skb(skb);
 			err = -EFAULT;
 			break;
@@ -436,7 +455,6 @@ static int xtp_queue_user(struct sock *sk, struct msghdr *msg, size_t size,
 		XTP_SKB_CB(skb)->seq = xs->write_seq;
 		xs->write_seq += seg;
 		xs->snd_queued += seg;
-		sk->sk_wmem_queued += skb->truesize;
 		__skb_queue_tail(&sk->sk_write_queue, skb);
 		copied += seg;
 	}
@@ -1203,6 +1221,14 @@ struct proto xtp_prot = {
 	.release_cb	= xtp_release_cb,
 	.keepalive	= xtp_keepalive,
 	.no_autobind	= true,
+	.enter_memory_pressure = xtp_enter_memory_pressure,
+	.memory_pressure = &xtp_memory_pressure,
+	.memory_allocated = &xtp_memory_allocated,
+	.per_cpu_fw_alloc = &xtp_memory_per_cpu_fw_alloc,
+	.sockets_allocated = &xtp_sockets_allocated,
+	.sysctl_mem	= sysctl_xtp_mem,
+	.sysctl_rmem	= &sysctl_xtp_rmem_min,
+	.sysctl_wmem	= &sysctl_xtp_wmem_min,
 	.obj_size	= sizeof(struct xtp_sock),
 };
 

@@ -53,8 +53,19 @@ static const struct ctl_table xtp_sysctl_template[] = {
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
+	{
+		/* pages: pressure starts, hard limit; initial namespace only */
+		.procname	= "mem",
+		.data		= &sysctl_xtp_mem,
+		.maxlen		= sizeof(sysctl_xtp_mem),
+		.mode		= 0644,
+		.proc_handler	= proc_doulongvec_minmax,
+	},
 	XTP_SYSCTL_END
 };
+
+/* The entries from "mem" on exist in the initial namespace only. */
+#define XTP_SYSCTL_GLOBAL	4
 
 /*
  * In a namespace other than the initial one, @t's int (at @val in @xn)
@@ -74,6 +85,7 @@ static void xtp_sysctl_cap(struct ctl_table *t, int *val, struct xtp_net *xn)
 int xtp_sysctl_init_net(struct net *net)
 {
 	struct xtp_net *xn = xtp_net(net);
+	size_t n = ARRAY_SIZE(xtp_sysctl_template);
 	struct ctl_table *table;
 
 	xn->msl_ms = XTP_DEFAULT_MSL_MS;
@@ -91,9 +103,12 @@ int xtp_sysctl_init_net(struct net *net)
 	if (!net_eq(net, &init_net)) {
 		xtp_sysctl_cap(&table[0], &xn->msl_ms, xn);
 		xtp_sysctl_cap(&table[1], &xn->atm_max, xn);
+		/* On kernels before 6.6 an empty entry ends the table. */
+		memset(&table[XTP_SYSCTL_GLOBAL], 0,
+		       sizeof(*table) * (n - XTP_SYSCTL_GLOBAL));
+		n = XTP_SYSCTL_GLOBAL;
 	}
-	xn->sysctl = xtp_register_net_sysctl(net, "net/xtp", table,
-					     ARRAY_SIZE(xtp_sysctl_template));
+	xn->sysctl = xtp_register_net_sysctl(net, "net/xtp", table, n);
 	if (!xn->sysctl) {
 		kfree(table);
 		return -ENOMEM;

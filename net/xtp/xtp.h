@@ -144,6 +144,8 @@ enum xtp_mib_field {
 	XTP_MIB_AVEXPIRED,
 	XTP_MIB_INBEYONDALLOC,
 	XTP_MIB_ATMRECYCLED,
+	XTP_MIB_MEMPRESSURES,
+	XTP_MIB_RCVQDROP,
 	__XTP_MIB_MAX
 };
 
@@ -385,6 +387,7 @@ struct xtp_rtt_slot {
  * @vtimer: validation deadline of a context opened by a FIRST
  * @av_in: bytes (IP) received from the peer before it was validated
  * @av_out: bytes (IP) sent to the peer before it was validated
+ * @sndbuf_want: SO_SNDBUF before memory pressure moderated it
  * @mib: XTPSOCK_MIBSTAT counters
  */
 struct xtp_sock {
@@ -510,6 +513,7 @@ struct xtp_sock {
 	u32 av_out;
 	u64 ctimer_seen;
 	unsigned long deferred;
+	int sndbuf_want;
 
 	struct xtp_mibstat mib;
 };
@@ -637,6 +641,25 @@ u32 xtp_rcv_spans(const struct xtp_sock *xs, struct xtp_wire_span *spans,
 /* proc.c */
 int xtp_proc_init_net(struct net *net);
 void xtp_proc_exit_net(struct net *net);
+
+/* mem.c */
+extern atomic_long_t xtp_memory_allocated;
+DECLARE_PER_CPU(int, xtp_memory_per_cpu_fw_alloc);
+extern struct percpu_counter xtp_sockets_allocated;
+extern unsigned long xtp_memory_pressure;
+extern long sysctl_xtp_mem[3];
+extern int sysctl_xtp_rmem_min;
+extern int sysctl_xtp_wmem_min;
+void xtp_enter_memory_pressure(struct sock *sk);
+bool xtp_wmem_charge(struct sock *sk, struct sk_buff *skb);
+bool xtp_rmem_schedule(struct sock *sk, struct sk_buff *skb, u64 seq);
+void xtp_wmem_force(struct sock *sk, struct sk_buff *skb);
+void xtp_wmem_uncharge(struct sock *sk, struct sk_buff *skb);
+void xtp_wmem_purge(struct sock *sk);
+void xtp_sndbuf_restore(struct sock *sk);
+void xtp_mem_clone(struct sock *child, const struct sock *parent);
+void *xtp_mem_kzalloc(const struct sock *sk, size_t size);
+void xtp_mem_init(void);
 
 /* sysctl.c */
 int xtp_sysctl_init_net(struct net *net);
