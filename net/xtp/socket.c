@@ -564,6 +564,7 @@ static bool xtp_rcv_ready(struct sock *sk)
 /* Copy queued data to @msg without consuming it. */
 static int xtp_peek(struct sock *sk, struct msghdr *msg, size_t len)
 {
+	bool records = sk->sk_type == SOCK_SEQPACKET;
 	struct sk_buff *skb;
 	size_t copied = 0;
 	int err;
@@ -571,13 +572,22 @@ static int xtp_peek(struct sock *sk, struct msghdr *msg, size_t len)
 	skb_queue_walk(&sk->sk_receive_queue, skb) {
 		u32 off = XTP_SKB_CB(skb)->offset;
 		size_t n = min_t(size_t, skb->len - off, len - copied);
+		bool eom = XTP_SKB_CB(skb)->options & XTP_CMD_EOM;
 
 		err = skb_copy_datagram_msg(skb, off, msg, n);
 		if (err)
 			return copied ? copied : err;
 		copied += n;
-		if (copied == len)
+		/* On SEQPACKET, what recvmsg() would return: one record. */
+		if (records && n == skb->len - off && eom) {
+			msg->msg_flags |= MSG_EOR;
 			break;
+		}
+		if (copied == len) {
+			if (records)
+				msg->msg_flags |= MSG_TRUNC;
+			break;
+		}
 	}
 	return copied;
 }
@@ -677,6 +687,9 @@ static int xtp_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
 
 	for (;;) {
+		/* A peek must not show the rest of a truncated record. */
+		if (sk->sk_type == SOCK_SEQPACKET)
+			xtp_drop_rest(sk);
 		if (xtp_rcv_ready(sk)) {
 			if (!(flags & MSG_PEEK)) {
 				err = xtp_consume(sk, msg, len - copied, &eor);

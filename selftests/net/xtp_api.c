@@ -589,9 +589,22 @@ TEST(seqpacket_keeps_records)
 	ASSERT_EQ(0, shutdown(c, SHUT_WR));
 
 	/* Wait for all three, then read them one record at a time. */
-	ASSERT_EQ(12, recv(s, buf, 12, MSG_WAITALL | MSG_PEEK));
+	for (int i = 0, n = 0; i < 200 && n < 12; i++) {
+		ASSERT_EQ(0, ioctl(s, SIOCINQ, &n));
+		usleep(10000);
+	}
 	iov.iov_base = buf;
 	iov.iov_len = sizeof(buf);
+	/* A peek shows one record, as recvmsg() would read it. */
+	EXPECT_EQ(3, recvmsg(s, &mh, MSG_PEEK));
+	EXPECT_TRUE(mh.msg_flags & MSG_EOR);
+	iov.iov_len = 2;
+	mh.msg_flags = 0;
+	EXPECT_EQ(2, recvmsg(s, &mh, MSG_PEEK));
+	EXPECT_TRUE(mh.msg_flags & MSG_TRUNC);
+	EXPECT_FALSE(mh.msg_flags & MSG_EOR);
+	iov.iov_len = sizeof(buf);
+	mh.msg_flags = 0;
 	EXPECT_EQ(3, recvmsg(s, &mh, 0));
 	EXPECT_TRUE(mh.msg_flags & MSG_EOR);
 	EXPECT_EQ(0, memcmp(buf, "abc", 3));
@@ -1078,6 +1091,12 @@ TEST(seqpacket_truncation_drops_the_rest)
 	iov.iov_len = sizeof(buf);
 	EXPECT_EQ((ssize_t)sizeof(buf), recvmsg(s, &mh, 0));
 	EXPECT_TRUE(mh.msg_flags & MSG_TRUNC);
+	memset(buf, 0, sizeof(buf));
+	mh.msg_flags = 0;
+	/* A peek waits for the next record, past the rest being dropped. */
+	EXPECT_EQ(4, recvmsg(s, &mh, MSG_PEEK));
+	EXPECT_EQ(0, memcmp(buf, "tail", 4));
+	EXPECT_TRUE(mh.msg_flags & MSG_EOR);
 	memset(buf, 0, sizeof(buf));
 	mh.msg_flags = 0;
 	EXPECT_EQ(4, recvmsg(s, &mh, 0));
