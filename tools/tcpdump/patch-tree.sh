@@ -13,6 +13,7 @@
 #   MTP  only once tools/tcpdump/print-mtp.c exists: mtp_print() on its UDP
 #        port (MTP_PORT, defined by print-mtp.c's header mtp-port.h) and with
 #        "-T mtp" (PT_MTP) in print-udp.c and tcpdump.c.
+#   fix  tcpdump.c: no savefile chown when no user to drop to is built in.
 #
 # Every edit is guarded by a marker ("XTP-PROJECT") so running the script
 # again changes nothing; an edit whose anchor line is missing fails loudly.
@@ -79,6 +80,16 @@ insert_before Makefile.in '^[[:space:]]*print-zep\.c \\$' \
 '	print-xtp.c \'
 insert_before CMakeLists.txt '^[[:space:]]*print-zep\.c$' \
 '    print-xtp.c'
+
+# Debian's drop-privs-after-opening-savefile.diff chowns a root
+# capture's savefile to the user it drops to, and assumes one is built in
+# (--with-user): without it and without -Z, `tcpdump -w FILE` as root
+# passed NULL to getpwnam() and crashed.  Nobody to drop to: keep root's.
+if ! grep -qF 'XTP-PROJECT chown' tcpdump.c; then
+	grep -qE '^[[:space:]]*if \(chown_flag\) \{$' tcpdump.c ||
+		die "tcpdump.c: no line matches /if (chown_flag) {/"
+	sed -i -E 's|^([[:space:]]*)if \(chown_flag\) \{$|\1if (chown_flag \&\& username) { /* XTP-PROJECT chown */|' tcpdump.c
+fi
 
 # --- MTP (when its printer exists) ------------------------------------------
 # print-mtp.c is expected to define

@@ -8,7 +8,7 @@
 #                          (review the diff before committing it)
 #
 # 1. tcpdump and an ASan/UBSan tcpdump build; print-xtp.c and print-mtp.c
-#    are warning-free
+#    are warning-free; a live capture to a file as root
 # 2. golden tests as in tcpdump's own TESTLIST (tests/TESTLIST): captures
 #    of the unit tests' golden and sample packets (selftests/unit/oracle.c)
 #    and of truncated and malformed variants (tests/mkpcaps.py), and MTP
@@ -85,6 +85,30 @@ if asan=$("$here/build.sh" asan 2>"$b/build-asan.log" | tail -1) && [ -x "$asan"
 else
 	result 1 "tcpdump_asan_build" "see build/tcpdump/tests/build-asan.log"
 	asan=
+fi
+
+# A live capture to a file as root, in a namespace of its own: one UDP
+# datagram on its loopback must come back from the savefile.
+live_capture() {
+	local pc=$b/live.pcap i
+	unshare -n bash -c '
+		ip link set lo up || exit 1
+		timeout 20 "$1" -i lo -nn -U -c 1 -w "$2" udp port 9 2>"$2.err" &
+		for i in $(seq 50); do
+			grep -q "listening on" "$2.err" && break
+			sleep 0.1
+		done
+		python3 -c "import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b\"xtp-live\", (\"127.0.0.1\", 9))"
+		wait $!' _ "$td" "$pc" || return 1
+	[ "$("$td" -nn -r "$pc" 2>/dev/null | grep -c 'UDP, length 8$')" = 1 ]
+}
+if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null; then
+	n=$((n + 1)) pass=$((pass + 1))
+	lines+=("ok $n live_capture_as_root # SKIP not root")
+elif live_capture; then
+	result 0 "live_capture_as_root"
+else
+	result 1 "live_capture_as_root" "$(tail -1 "$b/live.pcap.err" 2>/dev/null)"
 fi
 
 # --- 2. captures and golden outputs ------------------------------------------
