@@ -144,6 +144,7 @@ void xtp_ctx_init(struct sock *sk)
 	xs->deferred = 0;
 	skb_queue_head_init(&xs->rtx_queue);
 	skb_queue_head_init(&xs->ooo_queue);
+	skb_queue_head_init(&xs->early_queue);
 	memset(&xs->mib, 0, sizeof(xs->mib));
 	xs->snd_edge = 0;
 	xtp_timers_init(sk);
@@ -525,6 +526,7 @@ void xtp_ctx_done(struct sock *sk, int err)
 	xtp_timers_stop(sk);
 	xtp_wmem_purge(sk);
 	skb_queue_purge(&xs->ooo_queue);
+	skb_queue_purge(&xs->early_queue);
 	inet_sk_set_state(sk, TCP_CLOSE);
 	sk->sk_shutdown = SHUTDOWN_MASK;
 	if (sock_flag(sk, SOCK_DEAD))

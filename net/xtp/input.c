@@ -360,6 +360,64 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 		xtp_send_cntl(sk, 0);
 }
 
+/* ZOMBIE: the END may have been lost; answer whatever asks with END. */
+static void xtp_zombie_rcv(struct sock *sk, struct sk_buff *skb,
+			   const struct xtp_wire_pkt *pkt)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (pkt->hdr.options & XTP_CMD_SREQ) {
+		xs->echo = pkt->hdr.sync;
+		xtp_send_cntl(sk, 0);
+	}
+	consume_skb(skb);
+}
+
+/*
+ * The responder sends its first DATA and CNTL right after the TCNTL, and
+ * they may overtake it: on another path, or from another CPU's backlog on
+ * one host.  Dropped, they cost the responder a WTIMER (a second) to send
+ * again; held, they are taken when the TCNTL comes.  Only packets with our
+ * key from our peer's address get here.  A few, charged to the socket's
+ * receive memory.
+ */
+static void xtp_early_hold(struct sock *sk, struct sk_buff *skb)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (skb_queue_len(&xs->early_queue) >= XTP_EARLY_MAX ||
+	    !sk_rmem_schedule(sk, skb, skb->truesize)) {
+		XTP_INC_STATS(sock_net(sk), XTP_MIB_INBADSTATE);
+		xtp_drop(sk, skb, SKB_DROP_REASON_NOT_SPECIFIED);
+		return;
+	}
+	skb_dst_drop(skb);
+	skb_set_owner_r(skb, sk);
+	__skb_queue_tail(&xs->early_queue, skb);
+	XTP_INC_STATS(sock_net(sk), XTP_MIB_INEARLY);
+}
+
+/* The TCNTL came: what overtook it, in the order it arrived. */
+static void xtp_early_replay(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct xtp_wire_pkt pkt;
+	struct sk_buff *skb;
+
+	while (!xs->released && (skb = __skb_dequeue(&xs->early_queue))) {
+		skb_orphan(skb);
+		if (xtp_wire_decode(skb->data, skb->len, XTP_WIRE_F_NOCSUM,
+				    &pkt)) {
+			xtp_drop(sk, skb, SKB_DROP_REASON_INVALID_PROTO);
+			continue;
+		}
+		if (xs->end_sent)
+			xtp_zombie_rcv(sk, skb, &pkt);
+		else
+			xtp_established_rcv(sk, skb, &pkt);
+	}
+}
+
 /* Initiator: the TCNTL answers our FIRST, or a DIAG refuses it. */
 static void xtp_syn_sent_rcv(struct sock *sk, struct sk_buff *skb,
 			     const struct xtp_wire_pkt *pkt)
@@ -372,8 +430,9 @@ static void xtp_syn_sent_rcv(struct sock *sk, struct sk_buff *skb,
 		return;
 	}
 	if (pkt->hdr.pformat != XTP_PF_TCNTL) {
-		XTP_INC_STATS(sock_net(sk), XTP_MIB_INBADSTATE);
-		xtp_drop(sk, skb, SKB_DROP_REASON_NOT_SPECIFIED);
+		if (pkt->hdr.pformat == XTP_PF_FIRST)
+			goto bad_state;
+		xtp_early_hold(sk, skb);
 		return;
 	}
 	xs->pkey = pkt->ctl.xkey & ~XTP_KEY_RETURN;
@@ -388,19 +447,12 @@ static void xtp_syn_sent_rcv(struct sock *sk, struct sk_buff *skb,
 		xtp_keepalive(sk, 1);
 	sk->sk_state_change(sk);
 	xtp_established_rcv(sk, skb, pkt);
-}
+	xtp_early_replay(sk);
+	return;
 
-/* ZOMBIE: the END may have been lost; answer whatever asks with END. */
-static void xtp_zombie_rcv(struct sock *sk, struct sk_buff *skb,
-			   const struct xtp_wire_pkt *pkt)
-{
-	struct xtp_sock *xs = xtp_sk(sk);
-
-	if (pkt->hdr.options & XTP_CMD_SREQ) {
-		xs->echo = pkt->hdr.sync;
-		xtp_send_cntl(sk, 0);
-	}
-	consume_skb(skb);
+bad_state:
+	XTP_INC_STATS(sock_net(sk), XTP_MIB_INBADSTATE);
+	xtp_drop(sk, skb, SKB_DROP_REASON_NOT_SPECIFIED);
 }
 
 /**

@@ -52,6 +52,7 @@ static const char *const xtp_mib_names[__XTP_MIB_MAX] = {
 	[XTP_MIB_ATMRECYCLED]	= "AtmRecycled",
 	[XTP_MIB_MEMPRESSURES]	= "MemoryPressures",
 	[XTP_MIB_RCVQDROP]	= "RcvQDrop",
+	[XTP_MIB_INEARLY]	= "InEarly",
 };
 
 /*

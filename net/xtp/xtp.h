@@ -103,6 +103,10 @@
  * @XTP_MIB_INBEYONDALLOC: DATA dropped, beyond the ALLOC we advertised
  * @XTP_MIB_ATMRECYCLED: ATM entries in their replay time removed early to
  *	make room at net.xtp.atm_max
+ * @XTP_MIB_MEMPRESSURES: times the protocol's memory entered pressure
+ * @XTP_MIB_RCVQDROP: DATA dropped, no protocol or cgroup memory for it
+ * @XTP_MIB_INEARLY: packets of the peer that overtook its TCNTL, held
+ *	for it
  * @__XTP_MIB_MAX: number of counters
  */
 enum xtp_mib_field {
@@ -146,6 +150,7 @@ enum xtp_mib_field {
 	XTP_MIB_ATMRECYCLED,
 	XTP_MIB_MEMPRESSURES,
 	XTP_MIB_RCVQDROP,
+	XTP_MIB_INEARLY,
 	__XTP_MIB_MAX
 };
 
@@ -350,6 +355,7 @@ struct xtp_rtt_slot {
  * @cc_id: &enum xtp_cc chosen for this context
  * @rtx_queue: sent DATA not yet acknowledged
  * @ooo_queue: received DATA above @rcv_nxt
+ * @early_queue: initiator: packets of the peer that came before its TCNTL
  * @wtimer: WTIMER
  * @ctimeout: CTIMEOUT, also the ZOMBIE and END-delay timer
  * @ctimer: CTIMER keep-alive, running with SO_KEEPALIVE
@@ -505,6 +511,7 @@ struct xtp_sock {
 
 	struct sk_buff_head rtx_queue;
 	struct sk_buff_head ooo_queue;
+	struct sk_buff_head early_queue;
 	struct timer_list wtimer;
 	struct timer_list ctimeout;
 	struct timer_list ctimer;
@@ -573,6 +580,8 @@ static inline void xtp_drop(struct sock *sk, struct sk_buff *skb,
 #define XTP_WTIMER_MIN_MS	50
 #define XTP_WTIMER_MAX_MS	60000
 #define XTP_WTIMER_INIT_MS	1000
+/* Packets an initiator holds that overtook the TCNTL (xtp_early_hold()). */
+#define XTP_EARLY_MAX		8
 /*
  * Handshake probes: at 20% loss each way a probe or its answer is lost
  * 36% of the time, and 10 MB take a thousand handshakes.  Doubling
