@@ -313,7 +313,12 @@ static int xtp_accept(XTP_ACCEPT_ARGS)
 
 	lock_sock(sk);
 	timeo = sock_rcvtimeo(sk, XTP_ACCEPT_FLAGS & O_NONBLOCK);
-	add_wait_queue(sk_sleep(sk), &wait);
+	/*
+	 * Exclusive, as TCP's accept(): a new child wakes one waiter, not
+	 * every thread of a server, which would then contend for this lock
+	 * while new FIRSTs wait in the backlog.
+	 */
+	add_wait_queue_exclusive(sk_sleep(sk), &wait);
 	for (;;) {
 		err = -EINVAL;
 		if (sk->sk_state != TCP_LISTEN)

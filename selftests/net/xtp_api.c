@@ -11,7 +11,9 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,6 +222,125 @@ TEST(listener_socket_filter)
  * the other's peer key; /proc/net/xtp/atm has the one ATM entry, the
  * initiator's address and key, LIVE.
  */
+#define ACCEPTORS 6
+
+struct acceptor {
+	int ls;
+	pid_t tid;
+	int fd;
+};
+
+static void *acceptor_run(void *arg)
+{
+	struct acceptor *a = arg;
+
+	__atomic_store_n(&a->tid, gettid(), __ATOMIC_RELEASE);
+	a->fd = accept(a->ls, NULL, NULL);
+	return NULL;
+}
+
+/* Field @key of /proc/self/task/@tid/status into @val; false if none. */
+static bool task_field(pid_t tid, const char *key, char *val, size_t len)
+{
+	char path[64], line[128];
+	size_t klen = strlen(key);
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		found = !strncmp(line, key, klen) && line[klen] == ':';
+		if (found)
+			snprintf(val, len, "%s", line + klen + 1);
+	}
+	fclose(f);
+	return found;
+}
+
+static long task_switches(pid_t tid)
+{
+	char v[64];
+
+	return task_field(tid, "voluntary_ctxt_switches", v, sizeof(v)) ?
+	       atol(v) : -1;
+}
+
+/* Thread @tid sleeps (state S). */
+static bool task_sleeps(pid_t tid)
+{
+	char v[64];
+
+	return task_field(tid, "State", v, sizeof(v)) && strchr(v, 'S');
+}
+
+/*
+ * Threads blocked in accept() on one listener wait exclusively, as TCP's
+ * do: a new association wakes one of them, not all (a server with 64
+ * threads woke 64 for each FIRST, and they fought for the listener's
+ * lock while its FIRSTs waited in the backlog).
+ */
+TEST(accept_wakes_one_waiter)
+{
+	struct timeval tv = { .tv_sec = 10 };
+	struct acceptor a[ACCEPTORS];
+	long csw[ACCEPTORS];
+	pthread_t th[ACCEPTORS];
+	int i, tries, ls, fd, done, woke;
+
+	ls = listener(7060);
+	ASSERT_LE(0, ls);
+	ASSERT_EQ(0, setsockopt(ls, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
+	for (i = 0; i < ACCEPTORS; i++) {
+		a[i] = (struct acceptor){ .ls = ls, .fd = -1 };
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, acceptor_run, &a[i]));
+	}
+	/* All of them asleep in accept(), then a settled count of switches. */
+	for (tries = 0; tries < 500; tries++) {
+		for (i = 0; i < ACCEPTORS; i++)
+			if (!__atomic_load_n(&a[i].tid, __ATOMIC_ACQUIRE) ||
+			    !task_sleeps(a[i].tid))
+				break;
+		if (i == ACCEPTORS)
+			break;
+		usleep(10000);
+	}
+	ASSERT_EQ(ACCEPTORS, i);
+	usleep(200000);
+	for (i = 0; i < ACCEPTORS; i++)
+		csw[i] = task_switches(a[i].tid);
+
+	fd = xtp_socket();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, connect_to(fd, 7060));
+	for (tries = 0, done = 0; tries < 500 && !done; tries++) {
+		for (i = 0; i < ACCEPTORS; i++)
+			done += __atomic_load_n(&a[i].fd, __ATOMIC_ACQUIRE) >= 0;
+		if (!done)
+			usleep(10000);
+	}
+	EXPECT_EQ(1, done);
+	/* Time for any other waiter that was woken to run and sleep again. */
+	usleep(300000);
+	for (i = 0, woke = 0; i < ACCEPTORS; i++)
+		if (a[i].fd < 0 &&
+		    task_switches(a[i].tid) != csw[i])
+			woke++;
+	EXPECT_EQ(0, woke);
+
+	/* The rest leave accept() when the listener shuts down. */
+	shutdown(ls, SHUT_RDWR);
+	for (i = 0; i < ACCEPTORS; i++) {
+		pthread_join(th[i], NULL);
+		if (a[i].fd >= 0)
+			close(a[i].fd);
+	}
+	close(fd);
+	close(ls);
+}
+
 TEST(proc_contexts)
 {
 	char line[512], la[32], ra[32], st[16], want[64];
