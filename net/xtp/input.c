@@ -264,7 +264,6 @@ static void xtp_ack(struct sock *sk, const struct xtp_wire_pkt *pkt)
 			xtp_rtx_unlink(sk, skb);
 		if (!xs->in_handshake)
 			xs->cc_ops->acked(sk, acked);
-		sk_mem_reclaim(sk);
 		xtp_sndbuf_restore(sk);
 		xtp_write_space(sk);
 	}
@@ -378,14 +377,16 @@ static void xtp_zombie_rcv(struct sock *sk, struct sk_buff *skb,
  * they may overtake it: on another path, or from another CPU's backlog on
  * one host.  Dropped, they cost the responder a WTIMER (a second) to send
  * again; held, they are taken when the TCNTL comes.  Only packets with our
- * key from our peer's address get here.  A few, charged to the socket's
- * receive memory.
+ * key from our peer's address get here.  A few, within the receive buffer
+ * and charged to the socket's receive memory.
  */
 static void xtp_early_hold(struct sock *sk, struct sk_buff *skb)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
 	if (skb_queue_len(&xs->early_queue) >= XTP_EARLY_MAX ||
+	    atomic_read(&sk->sk_rmem_alloc) + skb->truesize >
+	    READ_ONCE(sk->sk_rcvbuf) ||
 	    !sk_rmem_schedule(sk, skb, skb->truesize)) {
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_INBADSTATE);
 		xtp_drop(sk, skb, SKB_DROP_REASON_NOT_SPECIFIED);
@@ -397,15 +398,27 @@ static void xtp_early_hold(struct sock *sk, struct sk_buff *skb)
 	XTP_INC_STATS(sock_net(sk), XTP_MIB_INEARLY);
 }
 
-/* The TCNTL came: what overtook it, in the order it arrived. */
+/*
+ * The TCNTL came: what overtook it, in the order it arrived.  All of it is
+ * uncharged first, so that the held packets do not count against the
+ * receive buffer that the first of them is queued to.
+ */
 static void xtp_early_replay(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct xtp_wire_pkt pkt;
+	struct sk_buff_head q;
 	struct sk_buff *skb;
 
-	while (!xs->released && (skb = __skb_dequeue(&xs->early_queue))) {
+	__skb_queue_head_init(&q);
+	skb_queue_splice_init(&xs->early_queue, &q);
+	skb_queue_walk(&q, skb)
 		skb_orphan(skb);
+	while ((skb = __skb_dequeue(&q))) {
+		if (xs->released) {
+			xtp_drop(sk, skb, SKB_DROP_REASON_NOT_SPECIFIED);
+			continue;
+		}
 		if (xtp_wire_decode(skb->data, skb->len, XTP_WIRE_F_NOCSUM,
 				    &pkt)) {
 			xtp_drop(sk, skb, SKB_DROP_REASON_INVALID_PROTO);

@@ -214,14 +214,6 @@ TEST(listener_socket_filter)
 	close(ls);
 }
 
-/*
- * /proc/net/xtp/contexts: a header, then one line per XTP socket of the
- * namespace with its addresses, state, both keys, sequence numbers,
- * queues, uid and inode.  A listener, a client and its accepted peer: the
- * two ends show the same association from both sides, each one's key
- * the other's peer key; /proc/net/xtp/atm has the one ATM entry, the
- * initiator's address and key, LIVE.
- */
 #define ACCEPTORS 6
 
 struct acceptor {
@@ -341,6 +333,14 @@ TEST(accept_wakes_one_waiter)
 	close(ls);
 }
 
+/*
+ * /proc/net/xtp/contexts: a header, then one line per XTP socket of the
+ * namespace with its addresses, state, both keys, sequence numbers,
+ * queues, uid and inode.  A listener, a client and its accepted peer: the
+ * two ends show the same association from both sides, each one's key
+ * the other's peer key; /proc/net/xtp/atm has the one ATM entry, the
+ * initiator's address and key, LIVE.
+ */
 TEST(proc_contexts)
 {
 	char line[512], la[32], ra[32], st[16], want[64];
