@@ -127,7 +127,6 @@ void xtp_wmem_purge(struct sock *sk)
 	sk_mem_uncharge(sk, sk->sk_wmem_queued);
 	WRITE_ONCE(sk->sk_wmem_queued, 0);
 	xs->snd_queued = 0;
-	sk_mem_reclaim(sk);
 }
 
 /*

@@ -483,8 +483,6 @@ void xtp_read_done(struct sock *sk)
 	struct xtp_sock *xs = xtp_sk(sk);
 	u64 old = xs->rcv_alloc;
 
-	/* What was read goes back to the protocol's total. */
-	sk_mem_reclaim(sk);
 	if (sk->sk_state != TCP_ESTABLISHED || xs->released || xs->end_sent)
 		return;
 	if (xs->rcv_dreq && xs->rcv_nxt - xs->rcv_queued >= xs->rcv_dreq) {

@@ -632,8 +632,6 @@ static int xtp_consume(struct sock *sk, struct msghdr *msg, size_t len,
 	size_t copied = 0;
 	int err;
 
-	if (records && xtp_drop_rest(sk))
-		return 0;
 	while ((skb = skb_peek(&sk->sk_receive_queue))) {
 		u32 off = XTP_SKB_CB(skb)->offset;
 		size_t n = min_t(size_t, skb->len - off, len - copied);
