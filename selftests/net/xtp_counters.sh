@@ -20,8 +20,9 @@
 #   OutDiags        +3 for 3 injected FIRSTs to a port without listener
 #   InIcmpErrors    +3: nftables rejects 3 XTP packets with ICMP
 #                   admin-prohibited
-#   InBadState      +1: a DATA for an initiator still in SYN_SENT (the
-#                   server's XTP input dropped; the key from a capture)
+#   InEarly         +8 and InBadState +1: 9 DATA for an initiator still
+#                   in SYN_SENT (the server's XTP input dropped; the key
+#                   from a capture): it holds 8 for the TCNTL, drops the 9th
 #   InDupData       +1: the same DATA injected twice into an association
 #   Handshakes      +1 and HandshakeFails +1: the server goes silent after
 #                   the setup, the client's data starts the handshake and
@@ -75,7 +76,7 @@ pcap_key() {
 }
 
 ktap_print_header
-ktap_set_plan 18
+ktap_set_plan 19
 modprobe xtp
 xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
 cleanup() {
@@ -174,7 +175,7 @@ wait_for 30 snmp_is "$NS_C" InIcmpErrors $((e0 + 3))
 ktap_check "InIcmpErrors: +$(($(sc InIcmpErrors) - e0)) for 3 XTP packets rejected with ICMP" \
 	'snmp_is $NS_C InIcmpErrors $((e0 + 3))'
 
-# --- InBadState: DATA for an initiator in SYN_SENT ----------------------
+# --- InEarly, InBadState: DATA for an initiator in SYN_SENT --------------
 nft_xtp "$NS_S" drop
 start_capture "$NS_C" veth-c "$OUT/synsent.pcap"
 bg ip netns exec "$NS_C" "$B/xtp_ctrpeer" send -C 30000 198.18.0.2 7005 1 \
@@ -182,11 +183,15 @@ bg ip netns exec "$NS_C" "$B/xtp_ctrpeer" send -C 30000 198.18.0.2 7005 1 \
 wait_for 30 bash -c "[ \$(tcpdump -r '$OUT/synsent.pcap' 2>/dev/null | grep -c .) -ge 1 ]"
 stop_capture
 KEY=$(pcap_key "$OUT/synsent.pcap" A)
-b0=$(sc InBadState); i0=$(sc InPkts)
-ip netns exec "$NS_S" "$B/xtpinject" -t data -k "0x$KEY" -R -q 24 \
-	198.18.0.1 >/dev/null
-wait_for 30 snmp_is "$NS_C" InPkts $((i0 + 1))
-ktap_check "InBadState: +$(($(sc InBadState) - b0)) for a DATA to an initiator in SYN_SENT (key $KEY)" \
+b0=$(sc InBadState); e0=$(sc InEarly); i0=$(sc InPkts)
+for i in $(seq 9); do
+	ip netns exec "$NS_S" "$B/xtpinject" -t data -k "0x$KEY" -R -q 24 \
+		198.18.0.1 >/dev/null
+done
+wait_for 30 snmp_is "$NS_C" InPkts $((i0 + 9))
+ktap_check "InEarly: +$(($(sc InEarly) - e0)) for 9 DATA to an initiator in SYN_SENT (key $KEY)" \
+	'[ -n "$KEY" ] && snmp_is $NS_C InEarly $((e0 + 8))'
+ktap_check "InBadState: +$(($(sc InBadState) - b0)): the 9th is beyond the 8 held" \
 	'[ -n "$KEY" ] && snmp_is $NS_C InBadState $((b0 + 1))'
 stop $PIDS
 PIDS=
