@@ -8,8 +8,8 @@
 # responder to send again (RetransSegs).
 #
 # The server's veth delays its TCNTLs only (a u32 filter on PFORMAT 5 into
-# a netem band); xtpperf's crr sends a request in a FIRST and checks the
-# length of each answer.
+# an HTB class with netem); xtpperf's crr sends a request in a FIRST and
+# checks the length of each answer.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -24,15 +24,19 @@ cleanup() {
 	xtp_ns_cleanup
 }
 
-# delay_tcntl MS: the server's TCNTLs leave MS later than the rest.  The
-# XTP header follows a 20-byte IP header; PFORMAT is the low 5 bits of
-# the COMMAND word's last byte, at offset 20 + 8 + 3.
+# delay_tcntl MS: the server's TCNTLs leave MS later than the rest, through
+# an HTB class of their own (HTB: the debug kernel has no prio qdisc).
+# The XTP header follows a 20-byte IP header; PFORMAT is the low 5 bits
+# of the COMMAND word's last byte, at offset 20 + 8 + 3.
 delay_tcntl() {
-	tc -n "$NS_S" qdisc add dev veth-s root handle 1: prio &&
-	tc -n "$NS_S" qdisc add dev veth-s parent 1:3 handle 30: netem \
-		delay "${1}ms" &&
-	tc -n "$NS_S" filter add dev veth-s parent 1: protocol ip prio 1 u32 \
-		match ip protocol 36 0xff match u8 0x05 0x1f at 31 flowid 1:3
+	local t="tc -n $NS_S"
+
+	$t qdisc add dev veth-s root handle 1: htb default 10 &&
+	$t class add dev veth-s parent 1: classid 1:10 htb rate 10gbit &&
+	$t class add dev veth-s parent 1: classid 1:20 htb rate 10gbit &&
+	$t qdisc add dev veth-s parent 1:20 handle 30: netem delay "${1}ms" &&
+	$t filter add dev veth-s parent 1: protocol ip prio 1 u32 \
+		match ip protocol 36 0xff match u8 0x05 0x1f at 31 flowid 1:20
 }
 
 # field NAME: a number of the client's JSON object.
