@@ -397,6 +397,25 @@ static int mtp_recv_pieces(struct sock *sk, struct sk_buff *skb,
 }
 
 /*
+ * sk_wait_data(), but exclusive, as UDP's receive waits are: one queued
+ * message wakes one of the threads blocked in recvmsg(), not all of them
+ * (a server with 64 threads woke 64 for each request, and they fought for
+ * the socket lock).  Called with the socket owned; returns with it owned.
+ */
+static void mtp_rcv_wait(struct sock *sk, long *timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+
+	add_wait_queue_exclusive(sk_sleep(sk), &wait);
+	sk_set_bit(SOCKWQ_ASYNC_WAITDATA, sk);
+	sk_wait_event(sk, timeo,
+		      mtp_rcv_next(sk, NULL) || READ_ONCE(sk->sk_err) ||
+		      (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN), &wait);
+	sk_clear_bit(SOCKWQ_ASYNC_WAITDATA, sk);
+	remove_wait_queue(sk_sleep(sk), &wait);
+}
+
+/*
  * A control buffer too short for MTP_INFO gets what fits and MSG_CTRUNC
  * (put_cmsg()); the data is consumed all the same, as UDP consumes a
  * datagram whose ancillary data did not fit.  An application that cannot
@@ -429,7 +448,7 @@ static int mtp_recvmsg(struct socket *sock, struct msghdr *msg, size_t size,
 		err = sock_intr_errno(timeo);
 		if (signal_pending(current))
 			goto out;
-		sk_wait_data(sk, &timeo, NULL);
+		mtp_rcv_wait(sk, &timeo);
 	}
 	piece = MTP_SKB_CB(skb)->kind == MTP_SKB_PIECE;
 	if (piece)

@@ -7,12 +7,14 @@
  * and counted.
  */
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "mtp_selftest.h"
+#include "task_stat.h"
 
 #define LO	"127.0.0.1"
 
@@ -942,6 +944,91 @@ TEST_F(mtp, short_lengths)
 				  NULL, 0));
 	EXPECT_EQ(ri.reqid, fin.reqid);
 	EXPECT_EQ(MTP_ERR_NET_EXPIRE, fin.response);
+}
+
+#define READERS 6
+
+struct reader {
+	int fd;
+	pid_t tid;
+	int got;
+};
+
+static void *reader_run(void *arg)
+{
+	struct reader *rd = arg;
+	struct mtp_info info;
+	char buf[64];
+
+	__atomic_store_n(&rd->tid, gettid(), __ATOMIC_RELEASE);
+	if (mtp_recvinfo(rd->fd, buf, sizeof(buf), &info, NULL, NULL, 0) > 0)
+		__atomic_store_n(&rd->got, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* How many readers got a request; waits up to 5 s for @want of them. */
+static int readers_got(struct reader *rd, int want)
+{
+	int i, n = 0, tries;
+
+	for (tries = 0; tries < 500; tries++) {
+		for (i = 0, n = 0; i < READERS; i++)
+			n += __atomic_load_n(&rd[i].got, __ATOMIC_ACQUIRE);
+		if (n >= want)
+			break;
+		usleep(10000);
+	}
+	return n;
+}
+
+/*
+ * Threads blocked in recvmsg() on one server socket wait exclusively, as
+ * UDP's do: a request wakes one of them, not all (xtpperf's MTP server
+ * has 64 threads, and every request woke 64).  Then each further request
+ * reaches a reader of its own, and shutdown() lets the rest go.
+ */
+TEST_F(mtp, recv_wakes_one_waiter)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP, .expire = 60000 };
+	struct reader rd[READERS];
+	pthread_t th[READERS];
+	long csw[READERS];
+	int i, tries, woke;
+
+	for (i = 0; i < READERS; i++) {
+		rd[i] = (struct reader){ .fd = self->srv };
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, reader_run, &rd[i]));
+	}
+	for (tries = 0; tries < 500; tries++) {
+		for (i = 0; i < READERS; i++)
+			if (!__atomic_load_n(&rd[i].tid, __ATOMIC_ACQUIRE) ||
+			    !task_sleeps(rd[i].tid))
+				break;
+		if (i == READERS)
+			break;
+		usleep(10000);
+	}
+	ASSERT_EQ(READERS, i);
+	usleep(200000);
+	for (i = 0; i < READERS; i++)
+		csw[i] = task_switches(rd[i].tid);
+
+	ASSERT_EQ(3, mtp_request(self->cli, &self->sa, &r, "one", 3));
+	EXPECT_EQ(1, readers_got(rd, 1));
+	/* Time for any other reader that was woken to run and sleep again. */
+	usleep(300000);
+	for (i = 0, woke = 0; i < READERS; i++)
+		if (!rd[i].got && task_switches(rd[i].tid) != csw[i])
+			woke++;
+	EXPECT_EQ(0, woke);
+
+	for (i = 1; i < READERS; i++)
+		ASSERT_EQ(3, mtp_request(self->cli, &self->sa, &r, "two", 3));
+	EXPECT_EQ(READERS, readers_got(rd, READERS));
+
+	shutdown(self->srv, SHUT_RDWR);
+	for (i = 0; i < READERS; i++)
+		pthread_join(th[i], NULL);
 }
 
 TEST_HARNESS_MAIN

@@ -30,6 +30,7 @@
 #include <linux/xtp.h>
 
 #include "kselftest_harness.h"
+#include "task_stat.h"
 #include "xtp_selftest.h"
 
 FIXTURE(pair) {
@@ -229,43 +230,6 @@ static void *acceptor_run(void *arg)
 	__atomic_store_n(&a->tid, gettid(), __ATOMIC_RELEASE);
 	a->fd = accept(a->ls, NULL, NULL);
 	return NULL;
-}
-
-/* Field @key of /proc/self/task/@tid/status into @val; false if none. */
-static bool task_field(pid_t tid, const char *key, char *val, size_t len)
-{
-	char path[64], line[128];
-	size_t klen = strlen(key);
-	bool found = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		found = !strncmp(line, key, klen) && line[klen] == ':';
-		if (found)
-			snprintf(val, len, "%s", line + klen + 1);
-	}
-	fclose(f);
-	return found;
-}
-
-static long task_switches(pid_t tid)
-{
-	char v[64];
-
-	return task_field(tid, "voluntary_ctxt_switches", v, sizeof(v)) ?
-	       atol(v) : -1;
-}
-
-/* Thread @tid sleeps (state S). */
-static bool task_sleeps(pid_t tid)
-{
-	char v[64];
-
-	return task_field(tid, "State", v, sizeof(v)) && strchr(v, 'S');
 }
 
 /*
