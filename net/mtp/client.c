@@ -30,6 +30,10 @@
 #define MTP_SUBREQ_DGRAMS	8
 /* Objects are at most 2^32 bytes (the address field's range). */
 #define MTP_OBJ_MAX		BIT_ULL(32)
+/* A range the server reported pending is repeated no sooner than this. */
+#define MTP_PENDING_MIN_MS	500
+/* The repeat interval doubles up to this while nothing is answered. */
+#define MTP_REPEAT_MAX_MS	60000
 
 enum mtp_txn_state {
 	MTP_TS_FIRST,		/* waiting for the first response */
@@ -91,7 +95,10 @@ struct mtp_range {
  * @nranges: entries on @transit_list
  * @ooo: received skbs beyond @next, sorted, not overlapping
  * @flow: window and datagram size
- * @rtt: round-trip times
+ * @dest: the server host's RTT and congestion window, shared with the
+ *	other transactions to it; NULL once the transaction ended
+ * @rtt_avg_us: the host's average RTT at this transaction's last sample
+ * @rtt_min_us: the host's least RTT then
  * @repeat_ms: repeat interval
  * @expire_ms: expiry
  * @init_limit: limit field of the initial request
@@ -147,7 +154,9 @@ struct mtp_ctxn {
 	unsigned int nranges;
 	struct sk_buff_head ooo;
 	struct mtp_flow flow;
-	struct mtp_rtt rtt;
+	struct mtp_dest *dest;
+	u32 rtt_avg_us;
+	u32 rtt_min_us;
 	u32 repeat_ms;
 	u32 expire_ms;
 	u16 init_limit;
@@ -263,6 +272,14 @@ static void mtp_txn_send_initial(struct mtp_ctxn *t, bool repeat,
 
 /* ---- range bookkeeping ------------------------------------------------ */
 
+/* @t's bytes in transit change by @delta, and its destination's with them. */
+static void mtp_transit_adj(struct mtp_ctxn *t, s64 delta)
+{
+	t->transit += delta;
+	if (t->dest)
+		t->dest->cc.inflight += delta;
+}
+
 static void mtp_range_free(struct mtp_ctxn *t, struct mtp_range *r)
 {
 	list_del(&r->node);
@@ -284,7 +301,7 @@ static void mtp_transit_remove(struct mtp_ctxn *t, u64 s, u64 e)
 			continue;
 		os = max(r->start, s);
 		oe = min(r->end, e);
-		t->transit -= oe - os;
+		mtp_transit_adj(t, -(s64)(oe - os));
 		if (os == r->start && oe == r->end) {
 			mtp_range_free(t, r);
 		} else if (os == r->start) {
@@ -300,7 +317,7 @@ static void mtp_transit_remove(struct mtp_ctxn *t, u64 s, u64 e)
 				/* Forget the tail; it becomes a gap. */
 				if (n)
 					kmem_cache_free(mtp_range_cache, n);
-				t->transit -= r->end - oe;
+				mtp_transit_adj(t, -(s64)(r->end - oe));
 				r->end = os;
 				continue;
 			}
@@ -326,10 +343,10 @@ static void mtp_transit_cut(struct mtp_ctxn *t, u32 limit, u64 end)
 		if (e > end)
 			e = end;
 		if (e <= r->start) {
-			t->transit -= r->end - r->start;
+			mtp_transit_adj(t, -(s64)(r->end - r->start));
 			mtp_range_free(t, r);
 		} else if (e < r->end) {
-			t->transit -= r->end - e;
+			mtp_transit_adj(t, -(s64)(r->end - e));
 			r->end = e;
 		}
 	}
@@ -344,7 +361,7 @@ static void mtp_transit_clear(struct mtp_ctxn *t)
 
 	list_for_each_entry_safe(r, tmp, &t->transit_list, node)
 		mtp_range_free(t, r);
-	t->transit = 0;
+	mtp_transit_adj(t, -(s64)t->transit);
 }
 
 static bool mtp_transit_add(struct mtp_ctxn *t, u64 s, u64 e)
@@ -367,7 +384,7 @@ static bool mtp_transit_add(struct mtp_ctxn *t, u64 s, u64 e)
 			break;
 	list_add(&r->node, &pos->node);
 	t->nranges++;
-	t->transit += e - s;
+	mtp_transit_adj(t, e - s);
 	return true;
 }
 
@@ -423,9 +440,15 @@ static bool mtp_rx_room(struct mtp_ctxn *t)
 	return atomic_read(&sk->sk_rmem_alloc) < READ_ONCE(sk->sk_rcvbuf) / 2;
 }
 
-/* Issue subrequests while the window has room. */
+/*
+ * Issue subrequests while the transaction's window and its destination's
+ * congestion window have room.  A transaction the congestion window holds
+ * back marks the destination starved, and mtp_dest_kick() resumes it when
+ * another one's data frees room.
+ */
 static void mtp_txn_pump(struct mtp_ctxn *t, struct sk_buff_head *out)
 {
+	struct mtp_cc *cc = &t->dest->cc;
 	u32 dgram = t->flow.dgram;
 	u64 gs, ge;
 
@@ -437,7 +460,27 @@ static void mtp_txn_pump(struct mtp_ctxn *t, struct sk_buff_head *out)
 		u64 ext = min_t(u64, ge - gs, t->flow.window - t->transit);
 		u64 least = min_t(u64, dgram, ge - gs);
 		bool repeat = gs < t->hiwat;
+		u32 croom = mtp_cc_room(cc), share;
 		u16 tag;
+
+		/*
+		 * While another transaction to the host waits for room, each
+		 * keeps to its share of the window, so that the one whose
+		 * data just arrived does not take back all the room it freed;
+		 * and with nothing in flight one subrequest always goes, as
+		 * TCP may always send a segment.
+		 */
+		share = cc->cwnd / max(t->dest->users, 1U);
+		if (t->dest->starved)
+			croom = t->transit >= share ? 0 :
+				min(croom, share - t->transit);
+		if (!cc->inflight)
+			croom = max_t(u32, croom, least);
+		if (croom < least) {
+			t->dest->starved = true;
+			break;
+		}
+		ext = min_t(u64, ext, croom);
 
 		/*
 		 * With the receive queue half full, only fill holes: that
@@ -500,8 +543,8 @@ static void mtp_txn_fill_info(struct mtp_ctxn *t, struct mtp_info *info)
 	info->repeats = t->repeats;
 	info->duplicates = t->duplicates;
 	info->losses = t->losses;
-	info->rtt_avg_us = mtp_rtt_avg(&t->rtt);
-	info->rtt_min_us = t->rtt.min_us;
+	info->rtt_avg_us = t->rtt_avg_us;
+	info->rtt_min_us = t->rtt_min_us;
 	info->window_min = t->flow.win_min;
 	info->window_max = t->flow.win_max;
 	info->etime_ms = ktime_ms_delta(ktime_get(), t->start);
@@ -520,6 +563,8 @@ static void mtp_txn_unlink(struct mtp_ctxn *t)
 	t->wmem = 0;
 	mtp_txn_timer_stop(t);
 	mtp_transit_clear(t);
+	mtp_dest_put(t->dest);
+	t->dest = NULL;
 	__skb_queue_purge(&t->ooo);
 	/* A slot and send space are free: wake blocked senders, poll. */
 	sk->sk_write_space(sk);
@@ -674,14 +719,21 @@ static void mtp_range_lost(struct mtp_ctxn *t, struct mtp_range *r, bool early)
 	struct net *net = mtp_txn_net(t);
 	u32 len = (u32)(r->end - r->start);
 	u32 old = t->flow.window;
+	enum mtp_cc_cut cut;
 
-	t->transit -= len;
+	mtp_transit_adj(t, -(s64)len);
 	if (!r->nodata && !r->pending) {
 		t->losses++;
 		MTP_INC_STATS(net, MTP_MIB_LOSSES);
 		if (early)
 			MTP_INC_STATS(net, MTP_MIB_EARLYLOSSES);
-		mtp_flow_lost(&t->flow, len, &t->rtt);
+		mtp_flow_lost(&t->flow, len, &t->dest->rtt);
+		cut = mtp_cc_lost(&t->dest->cc, r->sent, jiffies, t->flow.dgram,
+				  &t->dest->rtt);
+		if (cut == MTP_CC_CONGESTION)
+			MTP_INC_STATS(net, MTP_MIB_CONGCUTS);
+		else if (cut == MTP_CC_RANDOM)
+			MTP_INC_STATS(net, MTP_MIB_RANDOMLOSSES);
 		trace_mtp_txn_loss(t->reqid, r->start, len, early,
 				   t->flow.window);
 		mtp_txn_window_moved(t, old);
@@ -758,22 +810,26 @@ static void mtp_rx_guard(struct mtp_sock *ms)
 	mtp_flow_squeeze(&w->flow);
 	mtp_txn_window_moved(w, old);
 	ms->squeeze_at = jiffies +
-		max(usecs_to_jiffies(mtp_rtt_avg(&w->rtt)), 1UL);
+		max(usecs_to_jiffies(mtp_rtt_avg(&w->dest->rtt)), 1UL);
 	MTP_INC_STATS(mtp_txn_net(w), MTP_MIB_SQUEEZES);
 }
 
 /* ---- timer -------------------------------------------------------------- */
 
 /*
- * When @r is declared lost: one repeat interval after its request, two
- * after the server said the request waits for its application, whose
- * answer then comes in one burst (Ch V: spurious repeats add to the load
- * exactly when it builds up).
+ * When @r is declared lost: one repeat interval after its request; after
+ * the server said the request waits for its application, whose answer
+ * then comes in one burst, two intervals and at least
+ * %MTP_PENDING_MIN_MS (Ch V: spurious repeats add to the load exactly
+ * when it builds up; the server already has the request, so a repeat
+ * only helps if its answer is lost).
  */
 static unsigned long mtp_range_due(const struct mtp_range *r,
 				   unsigned long rep)
 {
-	return r->sent + (r->pending ? 2 * rep : rep);
+	if (!r->pending)
+		return r->sent + rep;
+	return r->sent + max(2 * rep, msecs_to_jiffies(MTP_PENDING_MIN_MS));
 }
 
 static void mtp_txn_arm(struct mtp_ctxn *t)
@@ -789,16 +845,45 @@ static void mtp_txn_arm(struct mtp_ctxn *t)
 	list_for_each_entry(r, &t->transit_list, node)
 		if (time_before(mtp_range_due(r, rep), when))
 			when = mtp_range_due(r, rep);
+	/* Held back by the congestion window: look again within a repeat. */
+	if (t->state == MTP_TS_FLOWING && list_empty(&t->transit_list) &&
+	    time_before(jiffies + rep, when))
+		when = jiffies + rep;
 	if (t->stopping && time_before(t->stop_at, when))
 		when = t->stop_at;
 	if (!mod_timer(&t->timer, when))
 		refcount_inc(&t->ref);
 }
 
+/*
+ * Room opened in @d's congestion window: resume the transactions to it
+ * that the window held back (mtp_txn_pump()).
+ */
+static void mtp_dest_kick(struct mtp_sock *ms, struct mtp_dest *d,
+			  struct sk_buff_head *out)
+{
+	struct mtp_ctxn *t;
+	int bkt;
+
+	if (!d->starved || !mtp_cc_room(&d->cc))
+		return;
+	/* Each pump that still finds no room says so again. */
+	d->starved = false;
+	hash_for_each(ms->ctxn, bkt, t, hnode) {
+		if (t->dest != d || t->state != MTP_TS_FLOWING)
+			continue;
+		mtp_txn_pump(t, out);
+		mtp_txn_arm(t);
+		if (!mtp_cc_room(&d->cc))
+			break;
+	}
+}
+
 static void mtp_txn_timeout(struct mtp_ctxn *t, struct sk_buff_head *out)
 {
 	unsigned long now = jiffies, rep = msecs_to_jiffies(t->repeat_ms);
 	struct mtp_range *r, *tmp;
+	bool backoff = false;
 
 	if (time_after_eq(now, t->last_rx + msecs_to_jiffies(t->expire_ms))) {
 		mtp_txn_complete(t, MTP_ERR_NET, MTP_ERR_NET_EXPIRE, false);
@@ -810,6 +895,7 @@ static void mtp_txn_timeout(struct mtp_ctxn *t, struct sk_buff_head *out)
 	}
 	if (t->state == MTP_TS_FIRST || t->state == MTP_TS_CLOSING) {
 		if (time_after_eq(now, t->last_tx + rep)) {
+			backoff = true;
 			if (t->state == MTP_TS_FIRST) {
 				mtp_txn_send_initial(t, true, out);
 			} else {
@@ -822,8 +908,18 @@ static void mtp_txn_timeout(struct mtp_ctxn *t, struct sk_buff_head *out)
 		}
 	}
 	list_for_each_entry_safe(r, tmp, &t->transit_list, node)
-		if (!time_before(now, mtp_range_due(r, rep)))
+		if (!time_before(now, mtp_range_due(r, rep))) {
+			backoff = backoff || (!r->nodata && !r->pending);
 			mtp_range_lost(t, r, false);
+		}
+	/*
+	 * Nothing came back within the interval: wait twice as long for
+	 * the repeats, as TCP backs off its retransmission timer, until an
+	 * answer that can be timed brings a new sample (mtp_txn_rtt()).
+	 */
+	if (backoff)
+		t->repeat_ms = min_t(u64, 2ULL * t->repeat_ms,
+				     MTP_REPEAT_MAX_MS);
 	mtp_txn_pump(t, out);
 }
 
@@ -836,9 +932,12 @@ static void mtp_txn_timer(struct timer_list *tl)
 	__skb_queue_head_init(&out);
 	spin_lock_bh(&ms->lock);
 	if (t->state != MTP_TS_DONE && !timer_pending(&t->timer)) {
+		struct mtp_dest *d = t->dest;
+
 		mtp_txn_timeout(t, &out);
 		if (t->state != MTP_TS_DONE)
 			mtp_txn_arm(t);
+		mtp_dest_kick(ms, d, &out);
 	}
 	spin_unlock_bh(&ms->lock);
 	mtp_xmit_list(ms, &out);
@@ -867,8 +966,11 @@ static void mtp_txn_rtt(struct mtp_ctxn *t, u16 tag)
 	us = ktime_us_delta(ktime_get(), sent);
 	if (us < 0)
 		return;
-	mtp_rtt_sample(&t->rtt, (u32)min_t(s64, us, MTP_RTT_MAX_US));
-	t->repeat_ms = mtp_rtt_repeat_ms(&t->rtt, t->repeat_ms,
+	mtp_rtt_sample(&t->dest->rtt, (u32)min_t(s64, us, MTP_RTT_MAX_US));
+	t->rtt_avg_us = mtp_rtt_avg(&t->dest->rtt);
+	t->rtt_min_us = t->dest->rtt.min_us;
+	/* A valid sample ends a backoff (Karn): 2 to 4 RTTs again. */
+	t->repeat_ms = mtp_rtt_repeat_ms(&t->dest->rtt, t->repeat_ms,
 					 READ_ONCE(mn->repeat_min_ms));
 }
 
@@ -1055,7 +1157,7 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 			consume_skb(skb);
 			if (t->state == MTP_TS_FIRST) {
 				t->state = MTP_TS_FLOWING;
-				t->transit = 0;
+				mtp_transit_adj(t, -(s64)t->transit);
 				t->hiwat = (u64)t->address +
 					mtp_wire_limit_bytes(t->init_limit);
 				mtp_transit_add(t, t->address, t->hiwat);
@@ -1084,7 +1186,7 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 		/* What the initial request asked for is in transit. */
 		t->hiwat = max_t(u64, want, (u64)m->address + m->payload_len);
 		t->hiwat = min(t->hiwat, t->end);
-		t->transit = 0;
+		mtp_transit_adj(t, -(s64)t->transit);
 		if (t->hiwat > t->address &&
 		    mtp_transit_add(t, t->address, t->hiwat))
 			list_first_entry(&t->transit_list, struct mtp_range,
@@ -1114,7 +1216,8 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 			mtp_txn_dup(t);
 		} else {
 			old = t->flow.window;
-			mtp_flow_received(&t->flow, got, &t->rtt);
+			mtp_flow_received(&t->flow, got, &t->dest->rtt);
+			mtp_cc_acked(&t->dest->cc, got, t->flow.dgram);
 			mtp_txn_window_moved(t, old);
 			mtp_txn_deliver(t);
 			if (!mtp_rx_room(t))
@@ -1150,6 +1253,7 @@ void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		    const struct mtp_wire_msg *m, __be32 saddr, __be16 sport,
 		    struct sk_buff_head *out)
 {
+	struct mtp_dest *d;
 	struct mtp_ctxn *t;
 
 	lockdep_assert_held(&ms->lock);
@@ -1161,9 +1265,11 @@ void mtp_client_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		return;
 	}
 	refcount_inc(&t->ref);
+	d = t->dest;
 	mtp_txn_rcv(t, skb, m, out);
 	if (t->state != MTP_TS_DONE)
 		mtp_txn_arm(t);
+	mtp_dest_kick(ms, d, out);
 	mtp_txn_put(t);
 }
 
@@ -1232,6 +1338,35 @@ static int mtp_client_wait_room(struct mtp_sock *ms, long *timeo)
 	return err;
 }
 
+/*
+ * What the destination taught earlier transactions: repeat after two of
+ * its round trips (or the application's @app_ms, within 2 to 4) rather
+ * than after the configured interval, and ask for no more at first than
+ * its congestion window has room for (at least one datagram), which then
+ * counts as in transit.
+ */
+static void mtp_txn_path_init(struct mtp_ctxn *t, u32 app_ms, u32 floor_ms)
+{
+	struct mtp_dest *d = t->dest;
+	u32 want;
+
+	if (d->rtt.n)
+		t->repeat_ms = mtp_rtt_repeat_ms(&d->rtt, app_ms, floor_ms);
+	t->rtt_avg_us = mtp_rtt_avg(&d->rtt);
+	t->rtt_min_us = d->rtt.min_us;
+	if (t->single) {
+		t->init_limit = 0;
+		return;
+	}
+	want = t->rsize ? min(t->rsize, t->flow.window) : t->flow.window;
+	want = min(want, max(mtp_cc_room(&d->cc), t->flow.dgram));
+	/* The limit counts 512-byte units: round down, not past the window. */
+	if (want > 512)
+		want &= ~511U;
+	t->init_limit = mtp_wire_limit_units(want);
+	mtp_transit_adj(t, mtp_wire_limit_bytes(t->init_limit));
+}
+
 /**
  * mtp_client_request() - start a transaction (sendmsg with MTP_REQUEST)
  * @ms: socket, with its UDP socket
@@ -1255,6 +1390,7 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 	struct sock *sk = mtp_to_sk(ms);
 	struct net *net = sock_net(sk);
 	struct mtp_net *mn = mtp_net(net);
+	struct mtp_dest *spare = NULL;
 	struct sk_buff_head out;
 	struct mtp_ctxn *t;
 	long timeo;
@@ -1266,7 +1402,7 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 	if (req->flags & ~(MTP_REQ_SINGLE | MTP_REQ_FORGET) || req->reserved ||
 	    req->pad)
 		return -EINVAL;
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return -ENOBUFS;
 	t->final = alloc_skb(sizeof(struct mtp_info), GFP_KERNEL);
@@ -1300,7 +1436,6 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 	t->hiwat = req->address;
 	INIT_LIST_HEAD(&t->transit_list);
 	__skb_queue_head_init(&t->ooo);
-	mtp_rtt_init(&t->rtt);
 	dcap = mtp_flow_dgram_cap(mtp_path_payload(ms, daddr),
 				  READ_ONCE(sk->sk_rcvbuf));
 	mtp_flow_init(&t->flow, READ_ONCE(sk->sk_rcvbuf), dcap);
@@ -1309,21 +1444,32 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 	t->expire_ms = req->expire ?: READ_ONCE(mn->expire_ms);
 	t->reorder = READ_ONCE(mn->reorder);
 	t->init_shift = mtp_flow_shift(&t->flow);
-	t->init_limit = t->single ? 0 : mtp_wire_limit_units(t->rsize ?
-			min(t->rsize, t->flow.window) : t->flow.window);
 	t->start = ktime_get();
 	t->last_rx = jiffies;
 
 	__skb_queue_head_init(&out);
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	spin_lock_bh(&ms->lock);
-	while (!mtp_client_writable(ms)) {
-		spin_unlock_bh(&ms->lock);
-		err = mtp_client_wait_room(ms, &timeo);
-		if (err)
-			goto fail;
+	for (;;) {
+		if (!mtp_client_writable(ms)) {
+			spin_unlock_bh(&ms->lock);
+			err = mtp_client_wait_room(ms, &timeo);
+			if (err)
+				goto fail;
+		} else {
+			t->dest = mtp_dest_get(ms, daddr, t->flow.dgram, &spare);
+			if (t->dest)
+				break;
+			/* A host we know nothing of yet. */
+			spin_unlock_bh(&ms->lock);
+			spare = kmalloc(sizeof(*spare), GFP_KERNEL_ACCOUNT);
+			err = -ENOBUFS;
+			if (!spare)
+				goto fail;
+		}
 		spin_lock_bh(&ms->lock);
 	}
+	mtp_txn_path_init(t, req->repeat, READ_ONCE(mn->repeat_min_ms));
 	t->reqid = mtp_reqid_next(ms);
 	ms->last_reqid = t->reqid;
 	MTP_INC_STATS(net, MTP_MIB_TXNSTARTED);
@@ -1342,6 +1488,9 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 		};
 		struct sk_buff *skb;
 
+		mtp_transit_adj(t, -(s64)t->transit);
+		mtp_dest_put(t->dest);
+		t->dest = NULL;
 		spin_unlock_bh(&ms->lock);
 		skb = mtp_alloc_msg(&m, t->payload, t->plen, daddr, dport,
 				    GFP_KERNEL);
@@ -1364,9 +1513,11 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 	mtp_txn_arm(t);
 	spin_unlock_bh(&ms->lock);
 	mtp_xmit_list(ms, &out);
+	kfree(spare);
 	return len;
 
 fail:
+	kfree(spare);
 	mtp_txn_put(t);
 	return err;
 }
@@ -1383,6 +1534,7 @@ int mtp_client_abort(struct mtp_sock *ms, u32 reqid, u32 level)
 {
 	struct net *net = sock_net(mtp_to_sk(ms));
 	struct sk_buff_head out;
+	struct mtp_dest *d;
 	struct mtp_ctxn *t;
 	int err = 0;
 
@@ -1399,6 +1551,7 @@ int mtp_client_abort(struct mtp_sock *ms, u32 reqid, u32 level)
 	}
 	MTP_INC_STATS(net, MTP_MIB_TXNABORTED);
 	refcount_inc(&t->ref);	/* completion drops the table's */
+	d = t->dest;
 	switch (level) {
 	case MTP_ABORT_FINISH: {
 		/* Do not extend the object: fill the holes below the top. */
@@ -1419,7 +1572,8 @@ int mtp_client_abort(struct mtp_sock *ms, u32 reqid, u32 level)
 		t->stopping = true;
 		t->stop_at = jiffies +
 			msecs_to_jiffies(min_t(u32, t->repeat_ms, MTP_STOP_MS));
-		if (!t->transit)
+		/* Before the first answer nothing counts as received. */
+		if (t->state == MTP_TS_FIRST || !t->transit)
 			mtp_txn_complete(t, MTP_ERR_NET, MTP_ERR_NET_EXPIRE,
 					 false);
 		break;
@@ -1432,6 +1586,7 @@ int mtp_client_abort(struct mtp_sock *ms, u32 reqid, u32 level)
 	}
 	if (t->state != MTP_TS_DONE)
 		mtp_txn_arm(t);
+	mtp_dest_kick(ms, d, &out);
 	mtp_txn_put(t);
 out:
 	spin_unlock_bh(&ms->lock);
@@ -1487,8 +1642,8 @@ void mtp_client_seq_show(struct seq_file *seq, struct mtp_sock *ms)
 			   &ms->inet.inet_rcv_saddr, ntohs(ms->inet.inet_sport),
 			   &t->daddr, ntohs(t->dport), t->reqid,
 			   state[t->state], t->next - t->address,
-			   t->flow.window, t->flow.dgram, mtp_rtt_avg(&t->rtt),
-			   t->rtt.min_us, t->requests, t->repeats);
+			   t->flow.window, t->flow.dgram, t->rtt_avg_us,
+			   t->rtt_min_us, t->requests, t->repeats);
 	spin_unlock(&ms->lock);
 }
 
@@ -1549,6 +1704,7 @@ void mtp_client_close(struct mtp_sock *ms)
 	lockdep_assert_held(&ms->lock);
 	hash_for_each_safe(ms->ctxn, bkt, tmp, t, hnode)
 		mtp_txn_complete(t, MTP_ERR_CLIENT, MTP_ERR_DMN_SYS, true);
+	mtp_dest_flush(ms);
 }
 
 int __init mtp_client_init(void)

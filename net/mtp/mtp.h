@@ -78,6 +78,8 @@
 #include <net/snmp.h>
 #include <uapi/linux/mtp.h>
 
+#include "cc.h"
+
 #include "flow.h"
 #include "rtt.h"
 #include "wire.h"
@@ -135,6 +137,9 @@
  *	ingress program, LSM or IPsec policy
  * @MTP_MIB_INUNREACH: transactions ended by an ICMP error that their
  *	destination refuses them for good
+ * @MTP_MIB_CONGCUTS: losses that halved a destination's congestion window
+ * @MTP_MIB_RANDOMLOSSES: losses taken as random, the path not queueing:
+ *	the congestion window kept its size
  * @__MTP_MIB_MAX: number of counters
  */
 enum mtp_mib_field {
@@ -183,6 +188,8 @@ enum mtp_mib_field {
 	MTP_MIB_INBADTOKEN,
 	MTP_MIB_INFILTERED,
 	MTP_MIB_INUNREACH,
+	MTP_MIB_CONGCUTS,
+	MTP_MIB_RANDOMLOSSES,
 	__MTP_MIB_MAX
 };
 
@@ -229,6 +236,31 @@ struct mtp_net {
 
 #define MTP_CTXN_BITS	6
 #define MTP_SREC_BITS	8
+#define MTP_DEST_BITS	4
+
+/**
+ * struct mtp_dest - what a client socket knows of one server host
+ * @node: in &mtp_sock.dests
+ * @daddr: the host
+ * @users: transactions to it now
+ * @used: when the last of them ended (jiffies)
+ * @starved: a transaction waits for room in @cc
+ * @rtt: round-trip times, from every transaction to it
+ * @cc: the congestion window its transactions share
+ *
+ * Kept after its last transaction ends, so the next one starts with the
+ * RTT and window learnt (MTP_DEST_IDLE of them per socket); protected by
+ * &mtp_sock.lock.
+ */
+struct mtp_dest {
+	struct hlist_node node;
+	__be32 daddr;
+	unsigned int users;
+	unsigned long used;
+	bool starved;
+	struct mtp_rtt rtt;
+	struct mtp_cc cc;
+};
 
 /**
  * struct mtp_sock - an MTP transaction endpoint
@@ -256,6 +288,7 @@ struct mtp_net {
  * @squeeze_at: the receive-queue guard may narrow a window again then
  * @srv_lat: the server application's usual answer time, jiffies (EWMA)
  * @srv_limit: bytes the server sends per request, 0 for no limit
+ * @dests: the destinations of client transactions (&struct mtp_dest)
  * @kping: the kernel answers PING and IDSTR
  * @idlen: length of @idstr
  * @idstr: the IDSTR answer
@@ -281,6 +314,7 @@ struct mtp_sock {
 	unsigned long squeeze_at;
 	u32 srv_lat;
 	u32 srv_limit;
+	DECLARE_HASHTABLE(dests, MTP_DEST_BITS);
 	bool kping;
 	u8 idlen;
 	char idstr[255];
@@ -378,6 +412,12 @@ struct sk_buff *mtp_alloc_msg(const struct mtp_wire_msg *m, const void *data,
 			      u32 len, __be32 daddr, __be16 dport, gfp_t gfp);
 void mtp_xmit_list(struct mtp_sock *ms, struct sk_buff_head *q);
 u32 mtp_path_payload(struct mtp_sock *ms, __be32 daddr);
+
+/* dest.c: per-destination state of client transactions */
+struct mtp_dest *mtp_dest_get(struct mtp_sock *ms, __be32 daddr, u32 dgram,
+			      struct mtp_dest **spare);
+void mtp_dest_put(struct mtp_dest *d);
+void mtp_dest_flush(struct mtp_sock *ms);
 
 /* client.c: transactions this socket started */
 int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,

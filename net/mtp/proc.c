@@ -55,6 +55,8 @@ static const char *const mtp_mib_names[__MTP_MIB_MAX] = {
 	[MTP_MIB_INBADTOKEN]		= "InBadToken",
 	[MTP_MIB_INFILTERED]		= "InFiltered",
 	[MTP_MIB_INUNREACH]		= "InUnreach",
+	[MTP_MIB_CONGCUTS]		= "CongCuts",
+	[MTP_MIB_RANDOMLOSSES]		= "RandomLosses",
 };
 
 /* "MtpName value" lines: nstat's format, as in /proc/net/xtp/snmp. */

@@ -40,6 +40,18 @@ u32 mtp_rtt_avg(const struct mtp_rtt *r)
 	return r->n ? r->sum / r->n : 0;
 }
 
+/* Return: the least of the last samples in microseconds, 0 before any. */
+u32 mtp_rtt_recent_min(const struct mtp_rtt *r)
+{
+	u32 m = 0;
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (!m || r->ring[i] < m)
+			m = r->ring[i];
+	return m;
+}
+
 /**
  * mtp_rtt_repeat_ms() - the repeat interval after the latest samples
  * @r: state

@@ -31,6 +31,7 @@ struct mtp_rtt {
 void mtp_rtt_init(struct mtp_rtt *r);
 void mtp_rtt_sample(struct mtp_rtt *r, u32 us);
 u32 mtp_rtt_avg(const struct mtp_rtt *r);
+u32 mtp_rtt_recent_min(const struct mtp_rtt *r);
 u32 mtp_rtt_repeat_ms(const struct mtp_rtt *r, u32 cur_ms, u32 floor_ms);
 
 #endif /* _NET_MTP_RTT_H */

@@ -66,7 +66,7 @@ static void mtp_sysctl_cap(struct ctl_table *t, struct mtp_net *mn)
 void mtp_sysctl_defaults(struct mtp_net *mn)
 {
 	mn->repeat_ms = 1000;
-	mn->repeat_min_ms = 500;
+	mn->repeat_min_ms = 20;
 	mn->expire_ms = 30000;
 	mn->cache_ms = 30000;
 	mn->cache_obj_bytes = 4 << 20;

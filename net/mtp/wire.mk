@@ -5,4 +5,4 @@
 MTP_WIRE_CFLAGS := -I$(TOP)/net/mtp -I$(TOP)/selftests/unit/include \
 		   -include $(TOP)/selftests/unit/kshim.h
 MTP_WIRE_SRC := $(TOP)/net/mtp/wire.c $(TOP)/net/mtp/rtt.c \
-		$(TOP)/net/mtp/flow.c
+		$(TOP)/net/mtp/flow.c $(TOP)/net/mtp/cc.c

@@ -248,6 +248,7 @@ struct raw_srv {
 	int pending_only;	/* answer every request with MTP_RES_PENDING */
 	/* what happened */
 	int requests, pendings, dropped, answered;
+	unsigned short first_limit;	/* limit field of the first request */
 };
 
 static void raw_serve_one(struct raw_srv *s)
@@ -260,7 +261,8 @@ static void raw_serve_one(struct raw_srv *s)
 	if (raw_recv(s->u, &q, pl, sizeof(pl), &from, 0) < 0 ||
 	    q.response || q.error)
 		return;
-	s->requests++;
+	if (!s->requests++)
+		s->first_limit = q.limit;
 	a = q;
 	a.options = 0;
 	a.shift = 0;
@@ -851,10 +853,13 @@ TEST_F(ns, expire_ms)
 }
 
 /*
- * net.mtp.repeat_ms: with repeat 0 a request to a silent server is
- * repeated every repeat_ms (200 ms here, net.mtp.repeat_min_ms lowered
- * to 100 so that the floor does not hide it): OutRepeats grows at about
- * that rate, and the transaction's own count agrees.
+ * net.mtp.repeat_ms: with repeat 0 a request to a silent server is first
+ * repeated after repeat_ms (200 ms here, net.mtp.repeat_min_ms lowered
+ * to 100 so that the floor does not hide it), and then the interval
+ * doubles at each repeat, as TCP backs off: the fourth repeat comes
+ * 200 + 400 + 800 + 1600 ms after the request (0.8 s without the
+ * backoff, 15 s with the default interval, 7.5 s from the old 500 ms
+ * floor), and the transaction's own count agrees with OutRepeats.
  */
 TEST_F(ns, repeat_ms)
 {
@@ -874,13 +879,13 @@ TEST_F(ns, repeat_ms)
 	ASSERT_EQ(0, set_sysctl("repeat_ms", 200));
 	t0 = mtp_now();
 	ASSERT_EQ(0, mtp_request(cli, &us, &r, NULL, 0));
-	rep = snmp_wait_ge("OutRepeats", rep0 + 8, 20);
-	per = (mtp_now() - t0) / (rep - rep0);
-	TH_LOG("%ld repeats, one per %.0f ms", rep - rep0, per * 1000);
-	ASSERT_LE(rep0 + 8, rep);
+	rep = snmp_wait_ge("OutRepeats", rep0 + 4, 20);
+	per = mtp_now() - t0;
+	TH_LOG("%ld repeats after %.0f ms", rep - rep0, per * 1000);
+	ASSERT_EQ(rep0 + 4, rep);
 	/* timers do not fire early; a loaded host makes them late */
-	EXPECT_LE(0.18, per);
-	EXPECT_GE(0.45, per);	/* the default (1000) or the floor (500) fail */
+	EXPECT_LE(2.95, per);
+	EXPECT_GE(4.5, per);
 	ab.reqid = last_reqid(cli);
 	ASSERT_EQ(0, setsockopt(cli, SOL_MTP, MTP_ABORT, &ab, sizeof(ab)));
 	ASSERT_EQ(0, mtp_recvinfo(cli, buf, sizeof(buf), &info, NULL, NULL,
@@ -1840,6 +1845,97 @@ TEST_F_TIMEOUT(ns, reorder_early_losses, 60)
 			EXPECT_LE(early + 1, mtp_snmp("EarlyLosses"));
 		}
 	}
+}
+
+/*
+ * Time from now until the next request of transaction @reqid reaches @u,
+ * in seconds; -1 if none within @ms.
+ */
+static double next_request_after(int u, u_int32_t reqid, int ms)
+{
+	double t0 = mtp_now();
+	struct hdr q;
+
+	while (mtp_now() - t0 < ms / 1000.0)
+		if (raw_recv(u, &q, NULL, 0, NULL, 100) >= 0 && q.reqid == reqid)
+			return mtp_now() - t0;
+	return -1;
+}
+
+/*
+ * A single-datagram request from @cli to @to, which @u receives and never
+ * answers: the time from its first copy to its first repeat, in seconds
+ * (-1 for none within 3 s); the transaction is then destroyed.
+ */
+static double first_repeat(struct __test_metadata *_metadata, int cli,
+			   int u, const struct sockaddr_in *to)
+{
+	struct mtp_request one = { .action = MTP_ACT_APP,
+				   .flags = MTP_REQ_SINGLE };
+	struct mtp_abort ab = { .level = MTP_ABORT_DESTROY };
+	double dt;
+
+	if (mtp_request(cli, to, &one, "hi", 2) != 2)
+		return -1;
+	ab.reqid = last_reqid(cli);
+	if (next_request_after(u, ab.reqid, 2000) < 0)
+		return -1;
+	dt = next_request_after(u, ab.reqid, 3000);
+	EXPECT_EQ(0, setsockopt(cli, SOL_MTP, MTP_ABORT, &ab, sizeof(ab)));
+	return dt;
+}
+
+/*
+ * Congestion control: the initial request asks for no more than RFC
+ * 6928's initial window (it asked for the 64 KiB window before), and what
+ * a transaction learnt of a server's RTT serves the next one to it: a
+ * request the server does not answer is repeated after two of its RTTs
+ * (the 20 ms floor on loopback), not after net.mtp.repeat_ms (1 s), which
+ * a request to another address, never measured, still waits.
+ */
+TEST_F_TIMEOUT(ns, initial_window_and_learnt_rtt, 60)
+{
+	static char obj[65536], out[65536];
+	struct mtp_request r = { .action = MTP_ACT_DATA };
+	struct raw_srv s = { .obj = obj, .len = sizeof(obj) };
+	struct sockaddr_in us, cs, other;
+	int u2 = socket(AF_INET, SOCK_DGRAM, 0);
+	socklen_t l = sizeof(other);
+	struct mtp_info fin;
+	double dt;
+	int cli = mtp_bound(&cs), u = udp_bound(&us);
+
+	ASSERT_LE(0, cli);
+	ASSERT_LE(0, u);
+	ASSERT_LE(0, u2);
+	fill(obj, sizeof(obj), 7);
+	s.u = u;
+	ASSERT_EQ(0, mtp_request(cli, &us, &r, NULL, 0));
+	ASSERT_EQ((long)sizeof(obj),
+		  raw_fetch(&s, cli, out, sizeof(out), &fin, 40));
+	EXPECT_EQ(0, memcmp(obj, out, sizeof(obj)));
+	TH_LOG("first request's limit %u bytes, %u requests, rtt %u us",
+	       s.first_limit * 512, fin.requests, fin.rtt_avg_us);
+	EXPECT_LE(1024, s.first_limit * 512);
+	EXPECT_GE(14600, s.first_limit * 512);
+	EXPECT_LT(1, fin.requests);	/* the rest came in subrequests */
+
+	/* The same server again: its RTT is known. */
+	dt = first_repeat(_metadata, cli, u, &us);
+	TH_LOG("repeat to a known server after %.0f ms", dt * 1000);
+	EXPECT_LE(0.015, dt);
+	EXPECT_GE(0.3, dt);
+
+	/* Another address of this host: nothing measured there yet. */
+	other = mtp_addr("127.0.0.2", 0);
+	ASSERT_EQ(0, bind(u2, (struct sockaddr *)&other, sizeof(other)));
+	ASSERT_EQ(0, getsockname(u2, (struct sockaddr *)&other, &l));
+	dt = first_repeat(_metadata, cli, u2, &other);
+	TH_LOG("repeat to an unknown server after %.0f ms", dt * 1000);
+	EXPECT_LE(0.95, dt);
+	close(cli);
+	close(u);
+	close(u2);
 }
 
 /*

@@ -12,6 +12,7 @@
 
 #include "wire.h"
 #include "rtt.h"
+#include "cc.h"
 #include "flow.h"
 #include "kselftest_harness.h"
 
@@ -199,6 +200,109 @@ TEST(rtt)
 	EXPECT_EQ(100000, r.min_us);
 	mtp_rtt_sample(&r, 0xffffffff);
 	EXPECT_EQ(MTP_RTT_MAX_US, r.ring[0]);
+}
+
+/* RFC 6928's window; growth only while it limits; slow start, then AIMD. */
+TEST(cc_growth)
+{
+	struct mtp_cc c;
+	int i;
+
+	EXPECT_EQ(14600, mtp_cc_init_window(1460));
+	EXPECT_EQ(10240, mtp_cc_init_window(1024));
+	EXPECT_EQ(16384, mtp_cc_init_window(8192));	/* two datagrams */
+	mtp_cc_init(&c, 1024, 1000);
+	EXPECT_EQ(10240, c.cwnd);
+	EXPECT_EQ(10240, mtp_cc_room(&c));
+	c.inflight = 10000;
+	EXPECT_EQ(240, mtp_cc_room(&c));
+	c.inflight = 20000;
+	EXPECT_EQ(0, mtp_cc_room(&c));
+	/* less than half of it was in flight: it did not limit, no growth */
+	c.inflight = 0;
+	mtp_cc_acked(&c, 1024, 1024);
+	EXPECT_EQ(10240, c.cwnd);
+	/* slow start: what arrives, at most two datagrams at a time */
+	c.inflight = 8192;
+	mtp_cc_acked(&c, 1024, 1024);
+	EXPECT_EQ(11264, c.cwnd);
+	mtp_cc_acked(&c, 8192, 1024);
+	EXPECT_EQ(13312, c.cwnd);
+	/* congestion avoidance: one datagram per window, while it is full */
+	c.ssthresh = c.cwnd;
+	c.inflight = 0;
+	for (i = 0; i < 20; i++)
+		mtp_cc_acked(&c, 1024, 1024);
+	EXPECT_EQ(13312, c.cwnd);
+	c.inflight = 12288;
+	for (i = 0; i < 12; i++)
+		mtp_cc_acked(&c, 1024, 1024);
+	EXPECT_EQ(13312, c.cwnd);
+	mtp_cc_acked(&c, 1024, 1024);
+	EXPECT_EQ(14336, c.cwnd);
+}
+
+/*
+ * Veno's test: a loss while cwnd * (1 - min RTT / RTT) is eight datagrams
+ * (one subrequest's burst) or more halves the window, once per round;
+ * below, the window stays.
+ */
+TEST(cc_loss)
+{
+	struct mtp_cc c;
+	struct mtp_rtt r;
+	int i;
+
+	mtp_rtt_init(&r);
+	mtp_cc_init(&c, 1024, 1000);
+	c.cwnd = 100 * 1024;
+	/* no samples: congestion */
+	EXPECT_TRUE(mtp_cc_queueing(&c, 1024, &r));
+	/*
+	 * 100 KiB at 50 ms; of the last eight samples one took 150 ms (the
+	 * server's application), the least 1 ms above the minimum: 2 KiB
+	 * queued, not 8.  The average (63 ms) would have said 21 KiB.
+	 */
+	mtp_rtt_sample(&r, 50000);
+	mtp_rtt_sample(&r, 150000);
+	for (i = 0; i < 7; i++)
+		mtp_rtt_sample(&r, 51000);
+	EXPECT_EQ(51000, mtp_rtt_recent_min(&r));
+	EXPECT_EQ(63375, mtp_rtt_avg(&r));
+	EXPECT_FALSE(mtp_cc_queueing(&c, 1024, &r));
+	EXPECT_EQ(MTP_CC_RANDOM, mtp_cc_lost(&c, 1001, 1002, 1024, &r));
+	EXPECT_EQ(100 * 1024, c.cwnd);
+	EXPECT_EQ(1, c.random);
+	/* requested before that loss was taken: the same event */
+	EXPECT_EQ(MTP_CC_NONE, mtp_cc_lost(&c, 1002, 1003, 1024, &r));
+	EXPECT_EQ(1, c.random);
+	/* all of them 6 ms above: 10.7 datagrams queued, congestion */
+	for (i = 0; i < 8; i++)
+		mtp_rtt_sample(&r, 56000);
+	EXPECT_TRUE(mtp_cc_queueing(&c, 1024, &r));
+	EXPECT_EQ(MTP_CC_CONGESTION, mtp_cc_lost(&c, 1003, 1010, 1024, &r));
+	EXPECT_EQ(50 * 1024, c.cwnd);
+	EXPECT_EQ(50 * 1024, c.ssthresh);
+	EXPECT_EQ(1, c.cuts);
+	EXPECT_EQ(MTP_CC_NONE, mtp_cc_lost(&c, 1009, 1011, 1024, &r));
+	/* the test scales with the window: 50 KiB queue 5.4 datagrams */
+	EXPECT_EQ(MTP_CC_RANDOM, mtp_cc_lost(&c, 1011, 1012, 1024, &r));
+	/* the RTT doubled: half the window is queued */
+	for (i = 0; i < 8; i++)
+		mtp_rtt_sample(&r, 100000);
+	EXPECT_EQ(MTP_CC_CONGESTION, mtp_cc_lost(&c, 1013, 1020, 1024, &r));
+	EXPECT_EQ(25 * 1024, c.cwnd);
+	/* never below two datagrams (without samples, every loss cuts) */
+	mtp_rtt_init(&r);
+	for (i = 0; i < 20; i++)
+		mtp_cc_lost(&c, 1021 + i, 1021 + i, 1024, &r);
+	EXPECT_EQ(2048, c.cwnd);
+	/* jiffies wrap: "sent after the cut" still holds */
+	mtp_cc_init(&c, 1024, (unsigned long)-5);
+	EXPECT_EQ(MTP_CC_CONGESTION, mtp_cc_lost(&c, 2, 3, 1024, &r));
+	/* an epoch jiffies wrapped past is over, whatever "sent" says */
+	EXPECT_EQ(MTP_CC_NONE, mtp_cc_lost(&c, 2, 4, 1024, &r));
+	EXPECT_EQ(MTP_CC_CONGESTION, mtp_cc_lost(&c, 2, 2, 1024, &r));
 }
 
 TEST(flow_growth)

@@ -117,6 +117,15 @@ for size in $(pick "100" "100 10000"); do
 done
 shape
 
+# Row 10: a one-datagram MTP transaction through 10% loss each way at
+# 20 ms RTT, one socket for all (what earlier transactions measured of
+# the server is known); TCP request/response on one connection beside it.
+shape delay 10ms loss 10%
+for p in mtp tcp; do
+	xp "$p" "row10/$p" 120 -m rr -q 64 -r 100 -R 20 -l "$(pick 10 30)"
+done
+shape
+
 # Rows 2 and 3: transactions per second on loopback (one namespace).
 for mode in crr rr; do
 	for n in 1 16; do

@@ -192,6 +192,36 @@ class Report:
             ax.set_ylabel('fraction of transactions')
         self.plot('latency-cdf.png', 'crr latency, 100-byte answer', draw)
 
+    def row10(self):
+        r = self.rows
+        if not any(k.startswith('row10/') for k in r):
+            return
+        self.out('## 10. A one-datagram transaction through 10% loss, '
+                 '20 ms RTT')
+        self.out()
+        self.out('netem drops 10% of the packets each way; 64-byte '
+                 'request, 100-byte answer.  MTP: one transaction each, '
+                 'all on one socket, so the server\'s RTT is known after '
+                 'the first; TCP: request and answer on one kept '
+                 'connection.  Latency in round trips of the path.')
+        self.out()
+        body = []
+        for p in ('mtp', 'tcp'):
+            lab = f'row10/{p}'
+            if lab not in r:
+                continue
+            body.append([p, fmt(val(r, lab, 'p50_rtt')),
+                         fmt(val(r, lab, 'p90_rtt')),
+                         fmt(val(r, lab, 'p99_rtt')),
+                         val(r, lab, 'transactions') or '',
+                         failed_note(r, lab)])
+        self.table(['transport', 'median (RTT)', 'P90 (RTT)', 'P99 (RTT)',
+                    'transactions', 'note'], body)
+        q = val(r, 'row10/mtp', 'p90_rtt')
+        self.goal('one-datagram MTP transaction, 10% loss each way',
+                  'P90 ≤ 4 RTT', fmt(q, unit=' RTT'),
+                  None if q is None else q <= 4)
+
     def rows23(self):
         r = self.rows
         for row, name in (('2', 'new association each (crr)'),
@@ -473,7 +503,8 @@ def main():
                    'started': args.started, 'results': rows}, f, indent=1)
     rep = Report(rows, args)
     for step in (rep.row1, rep.rows23, rep.row4, rep.row5, rep.row6,
-                 rep.row7, rep.row8, rep.row9, rep.iperf):
+                 rep.row7, rep.row8, rep.row9, rep.row10,
+                 rep.iperf):
         step()
     rep.write()
     print(f'report: {args.doc} ({len(rows)} results)')

@@ -275,8 +275,8 @@ static void report(const struct xp_opts *o, struct xp_client *cl,
 		   double cpu_s)
 {
 	uint64_t done = 0, errors = 0, bytes = 0, n = 0, i, fallbacks = 0;
-	double elapsed = 0, tps, mbps, p[3];
-	static const double at[3] = { 50, 99, 99.9 };
+	double elapsed = 0, tps, mbps, p[4];
+	static const double at[4] = { 50, 99, 99.9, 90 };
 	uint32_t *all;
 	int first_errno = 0, k;
 
@@ -299,7 +299,7 @@ static void report(const struct xp_opts *o, struct xp_client *cl,
 		for (i = 0; i < cl[k].done && i < XP_MAX_SAMPLES; i++)
 			all[n++] = cl[k].lat_us[i];
 	qsort(all, n, sizeof(*all), cmp_u32);
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < 4; k++)
 		p[k] = pct(all, n, at[k]);
 	if (o->dump)
 		dump_samples(o->dump, all, n);
@@ -317,13 +317,15 @@ static void report(const struct xp_opts *o, struct xp_client *cl,
 		       o->respsize, o->clients, elapsed,
 		       (unsigned long long)done, (unsigned long long)errors,
 		       tps, (unsigned long long)bytes, mbps);
-		printf("\"p50_us\":%.0f,\"p99_us\":%.0f,\"p999_us\":%.0f,",
-		       p[0], p[1], p[2]);
+		printf("\"p50_us\":%.0f,\"p90_us\":%.0f,\"p99_us\":%.0f,"
+		       "\"p999_us\":%.0f,", p[0], p[3], p[1], p[2]);
 		if (o->rtt_ms > 0)
 			printf("\"rtt_ms\":%.3f,\"p50_rtt\":%.3f,"
-			       "\"p99_rtt\":%.3f,\"p999_rtt\":%.3f,",
+			       "\"p90_rtt\":%.3f,\"p99_rtt\":%.3f,"
+			       "\"p999_rtt\":%.3f,",
 			       o->rtt_ms, p[0] / 1e3 / o->rtt_ms,
-			       p[1] / 1e3 / o->rtt_ms, p[2] / 1e3 / o->rtt_ms);
+			       p[3] / 1e3 / o->rtt_ms, p[1] / 1e3 / o->rtt_ms,
+			       p[2] / 1e3 / o->rtt_ms);
 		printf("\"cpu_s\":%.3f,\"cpu_us_per_txn\":%.1f,"
 		       "\"cpu_ms_per_mb\":%.3f,\"tfo_fallbacks\":%llu,"
 		       "\"first_error\":\"%s\"}\n",

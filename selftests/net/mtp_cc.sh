@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# MTP congestion control between two namespaces, from the client's
+# counters (mtp.rst, "Congestion control"): whether a loss halves the
+# destination's window (CongCuts) or is taken as random (RandomLosses)
+# depends on whether the path queued before it dropped.
+#
+#  - A bottleneck that queues: netem at 8 Mbit/s with a 40-packet queue
+#    and 10 ms delay, no random loss.  Every loss is an overflow of a
+#    queue the RTT saw building: at least one cut, no random loss.
+#  - A lossy path that does not queue: 25 ms delay each way and 5% loss,
+#    no rate limit.  Most losses are random; the window is cut far less
+#    often than it is spared.
+#  - Both objects arrive sha256-equal.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+B=$XTP_BINDIR
+out=${XTP_OUT:-/tmp}/mtp-cc
+S=198.18.0.1
+PORT=8080
+
+cleanup() {
+	mtp_ns_cleanup
+	rm -rf "$out"
+}
+trap cleanup EXIT
+
+port_open() { mtp_port_open "$@"; }
+netem() { # netem ARGS...: the same qdisc on both ends
+	ns_s tc qdisc replace dev vs root netem "$@" &&
+	ns_c tc qdisc replace dev vc root netem "$@"
+}
+same() { [ "$(sha256sum <"$out/files/$1")" = "$(sha256sum <"$out/got/$1")" ]; }
+
+# fetch NAME: mtpget NAME into got/; the counters' deltas in $cuts, $rand
+fetch() {
+	local c0 r0
+
+	c0=$(csnmp CongCuts) r0=$(csnmp RandomLosses)
+	rm -f "$out/got/$1"
+	stats=$(ns_c timeout 300 "$B/mtpget" -b 4194304 -e 60000 -p $PORT \
+		-o "$out/got/$1" $S "$1" 2>&1)
+	rc=$?
+	echo "# $stats"
+	cuts=$(($(csnmp CongCuts) - c0))
+	rand=$(($(csnmp RandomLosses) - r0))
+}
+
+ktap_print_header
+ktap_set_plan 5
+
+mkdir -p "$out/files" "$out/got"
+head -c 2097152 /dev/urandom >"$out/files/2m"
+head -c 1048576 /dev/urandom >"$out/files/1m"
+mtp_ns_setup mtpcc
+ip netns exec "$MTP_SRV" "$B/mtpd" -q -p $PORT "$out/files" &
+wait_for 20 port_open $PORT
+ktap_check "mtpd listens on UDP port $PORT" 'port_open $PORT'
+
+netem delay 10ms rate 8mbit limit 40
+fetch 2m
+ktap_check "bottleneck: 2m arrives sha256-equal" '[ $rc -eq 0 ] && same 2m'
+ktap_check "bottleneck: losses cut the window ($cuts cuts, $rand random)" \
+	'[ "$cuts" -ge 1 ] && [ "$rand" -eq 0 ]'
+
+netem delay 25ms loss 5%
+fetch 1m
+ktap_check "5% loss, no queue: 1m arrives sha256-equal" \
+	'[ $rc -eq 0 ] && same 1m'
+ktap_check "5% loss, no queue: losses mostly random ($rand random, $cuts cuts)" \
+	'[ "$rand" -ge 3 ] && [ "$rand" -gt $((2 * cuts)) ]'
