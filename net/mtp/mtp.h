@@ -413,6 +413,12 @@ struct sk_buff *mtp_alloc_msg(const struct mtp_wire_msg *m, const void *data,
 void mtp_xmit_list(struct mtp_sock *ms, struct sk_buff_head *q);
 u32 mtp_path_payload(struct mtp_sock *ms, __be32 daddr);
 
+/* mem.c: charging what servers keep */
+void *mtp_mem_kzalloc(const struct sock *sk, size_t size);
+bool mtp_mem_cache_charge(size_t n);
+void mtp_mem_cache_uncharge(size_t n);
+void mtp_mem_init(void);
+
 /* dest.c: per-destination state of client transactions */
 struct mtp_dest *mtp_dest_get(struct mtp_sock *ms, __be32 daddr, u32 dgram,
 			      struct mtp_dest **spare);

@@ -68,6 +68,7 @@ static int __init mtp_init(void)
 
 	BUILD_BUG_ON(sizeof(struct mtp_skb_cb) >
 		     sizeof_field(struct sk_buff, cb));
+	mtp_mem_init();
 	err = mtp_client_init();
 	if (err)
 		return err;

@@ -169,6 +169,7 @@ static void mtp_srec_drop_data(struct mtp_sock *ms, struct mtp_srec *r)
 	if (!r->data)
 		return;
 	ms->cached -= r->data_len;
+	mtp_mem_cache_uncharge(r->data_len);
 	MTP_ADD_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_SRVCACHEDBYTES,
 		      -(long)r->data_len);
 	kvfree(r->data);
@@ -838,7 +839,7 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 			mtp_srec_free(ms, r);
 			MTP_INC_STATS(net, MTP_MIB_SRVEVICTIONS);
 		}
-		r = kzalloc(sizeof(*r), GFP_ATOMIC);
+		r = mtp_mem_kzalloc(mtp_to_sk(ms), sizeof(*r));
 		if (!r) {
 			MTP_INC_STATS(net, MTP_MIB_INNOMEM);
 			reason = SKB_DROP_REASON_NOMEM;
@@ -931,7 +932,8 @@ static bool mtp_srec_keep(struct mtp_sock *ms, struct mtp_srec *r,
 	mtp_srec_set_asked(ms, r, false);
 	r->asks = 0;
 	r->npend = 0;
-	if (ms->cached + n > READ_ONCE(mtp_net(net)->cache_sock_bytes))
+	if (ms->cached + n > READ_ONCE(mtp_net(net)->cache_sock_bytes) ||
+	    !mtp_mem_cache_charge(n))
 		return false;
 	r->held = true;
 	r->data = buf;
@@ -1051,7 +1053,7 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 		iov_iter_advance(&msg->msg_iter, base - lo);
 	}
 	if (copy) {
-		buf = kvmalloc(copy, GFP_KERNEL);
+		buf = kvmalloc(copy, GFP_KERNEL_ACCOUNT);
 		if (!buf)
 			return -ENOBUFS;
 		if (copy_from_iter(buf, copy, &msg->msg_iter) != copy) {
@@ -1161,7 +1163,8 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 	mtp_srec_set_asked(ms, r, false);
 	r->asks = 0;
 	r->npend = 0;
-	if (keep && ms->cached + keep <= READ_ONCE(mn->cache_sock_bytes)) {
+	if (keep && ms->cached + keep <= READ_ONCE(mn->cache_sock_bytes) &&
+	    mtp_mem_cache_charge(keep)) {
 		r->data = buf;
 		r->data_len = keep;
 		ms->cached += keep;

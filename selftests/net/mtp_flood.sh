@@ -3,7 +3,8 @@
 # A flood of MTP requests (thousands of distinct transaction ids from many
 # UDP sockets) against one mtpd: the server's kept state (records and
 # cached answers, /proc/net/mtp/snmp gauges) stays within its sysctl
-# bounds, kernel memory does not grow with the flood, a legitimate
+# bounds, all sockets together keep no more answers than the module's
+# cache_total_bytes, kernel memory does not grow with the flood, a legitimate
 # transfer running through the flood completes sha256-equal, and every
 # record is forgotten once the flood stops.
 set -u
@@ -20,9 +21,12 @@ OBJ=65536
 SOCKB=1048576
 
 init_kping=
+init_total=
+TOTAL=/sys/module/mtp/parameters/cache_total_bytes
 cleanup() {
 	mtp_ns_cleanup
 	[ -n "$init_kping" ] && sysctl -qw net.mtp.kping_rate="$init_kping"
+	[ -n "$init_total" ] && echo "$init_total" >$TOTAL
 	rm -rf "$out/files" "$out/got"
 }
 trap cleanup EXIT
@@ -32,7 +36,7 @@ kb() { awk -v n="$1:" '$1 == n { print $2 }' /proc/meminfo; }
 same() { [ "$(sha256sum <"$out/files/$1")" = "$(sha256sum <"$out/got/$1")" ]; }
 
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 11
 
 mkdir -p "$out/files" "$out/got"
 modprobe mtp
@@ -153,4 +157,22 @@ wait_for 30 records_gone
 sed 's/^/# server: /' <(ns_s cat /proc/net/mtp/snmp | grep -E '^Mtp(In|Srv|Cache|Out)')
 ktap_check "every record and cached byte is forgotten after the flood" \
 	'[ "$(ssnmp SrvRecords)" = 0 ] && [ "$(ssnmp SrvCachedBytes)" = 0 ]'
+
+# The same fill with the module's bound on all sockets' kept answers at
+# half of this socket's own: the total stops it first.
+init_total=$(cat $TOTAL)
+half=$((SOCKB / 2))
+echo $half >$TOTAL
+ip netns exec "$MTP_CLI" "$B/mtp_flood" -n 100 -k 4 -p $PORT -f 1m $S \
+	>"$out/fill2.log" 2>&1 &
+fillpid=$!
+SOCKB=$half
+fillmax2=$(fill_peak)
+SOCKB=$((half * 2))
+wait $fillpid
+fillrc=$?
+echo "$init_total" >$TOTAL
+ktap_check "cache_total_bytes $half (default $init_total) bounds all sockets' answers (max $fillmax2)" \
+	'[ $fillrc -eq 0 ] && [ "$init_total" -gt $SOCKB ] &&
+	 [ $fillmax2 -ge $((half - OBJ)) ] && [ $fillmax2 -le $half ]'
 ktap_finished
