@@ -10,12 +10,8 @@
  * sixteenth of the memory for buffers, as tcp_mem bounds TCP), so that
  * many sockets cannot each keep their 32 MiB.
  */
-#include <linux/memcontrol.h>
 #include <linux/moduleparam.h>
-#include <linux/sched/mm.h>
-#include <linux/slab.h>
 #include <linux/swap.h>
-#include <net/sock.h>
 
 #include "mtp.h"
 
@@ -24,29 +20,6 @@ static unsigned long mtp_cache_total_bytes;
 module_param_named(cache_total_bytes, mtp_cache_total_bytes, ulong, 0644);
 MODULE_PARM_DESC(cache_total_bytes,
 		 "bytes of answers all MTP server sockets keep together");
-
-/**
- * mtp_mem_kzalloc() - zeroed memory a socket keeps, charged to its cgroup
- * @sk: the socket that pays
- * @size: bytes
- *
- * Return: the memory (GFP_ATOMIC), or NULL.
- */
-void *mtp_mem_kzalloc(const struct sock *sk, size_t size)
-{
-#ifdef CONFIG_MEMCG
-	struct mem_cgroup *old;
-	void *p;
-
-	if (sk->sk_memcg) {
-		old = set_active_memcg(sk->sk_memcg);
-		p = kzalloc(size, GFP_ATOMIC | __GFP_ACCOUNT);
-		set_active_memcg(old);
-		return p;
-	}
-#endif
-	return kzalloc(size, GFP_ATOMIC);
-}
 
 /**
  * mtp_mem_cache_charge() - may @n more bytes of answers be kept?

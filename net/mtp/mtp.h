@@ -414,7 +414,6 @@ void mtp_xmit_list(struct mtp_sock *ms, struct sk_buff_head *q);
 u32 mtp_path_payload(struct mtp_sock *ms, __be32 daddr);
 
 /* mem.c: charging what servers keep */
-void *mtp_mem_kzalloc(const struct sock *sk, size_t size);
 bool mtp_mem_cache_charge(size_t n);
 void mtp_mem_cache_uncharge(size_t n);
 void mtp_mem_init(void);

@@ -18,6 +18,7 @@
 #include <linux/uio.h>
 #include <net/ip.h>
 #include <net/sock.h>
+#include <net/sk_memcg_alloc.h>
 
 #include "compat.h"
 #include "mtp.h"
@@ -839,7 +840,7 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 			mtp_srec_free(ms, r);
 			MTP_INC_STATS(net, MTP_MIB_SRVEVICTIONS);
 		}
-		r = mtp_mem_kzalloc(mtp_to_sk(ms), sizeof(*r));
+		r = sk_memcg_kzalloc_atomic(mtp_to_sk(ms), sizeof(*r));
 		if (!r) {
 			MTP_INC_STATS(net, MTP_MIB_INNOMEM);
 			reason = SKB_DROP_REASON_NOMEM;

@@ -19,6 +19,7 @@
 #include <linux/rhashtable.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <net/sk_memcg_alloc.h>
 #include <net/sock.h>
 
 #include "xtp.h"
@@ -235,7 +236,7 @@ int xtp_atm_add(struct sock *sk, __be32 addr, u64 key)
 		atomic_dec(&xn->atm_count);
 		return -ENOSPC;
 	}
-	e = xtp_mem_kzalloc(sk, sizeof(*e));
+	e = sk_memcg_kzalloc_atomic(sk, sizeof(*e));
 	if (!e) {
 		atomic_dec(&xn->atm_count);
 		return -ENOMEM;

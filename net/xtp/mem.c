@@ -164,31 +164,6 @@ void xtp_mem_clone(struct sock *child, const struct sock *parent)
 #endif
 }
 
-/**
- * xtp_mem_kzalloc - allocate state a socket's association owns
- * @sk: the socket whose cgroup pays
- * @size: bytes
- *
- * Return: zeroed memory charged to @sk's memory cgroup, or NULL.
- */
-void *xtp_mem_kzalloc(const struct sock *sk, size_t size)
-{
-#ifdef CONFIG_MEMCG
-	struct mem_cgroup *old;
-	void *p;
-
-	/* No cgroup: not the one of whatever task holds the lock either. */
-	if (!sk->sk_memcg)
-		return kzalloc(size, GFP_ATOMIC);
-	old = set_active_memcg(sk->sk_memcg);
-	p = kzalloc(size, GFP_ATOMIC | __GFP_ACCOUNT);
-	set_active_memcg(old);
-	return p;
-#else
-	return kzalloc(size, GFP_ATOMIC);
-#endif
-}
-
 /* Defaults as TCP's: in pages, from the memory the machine has. */
 void __init xtp_mem_init(void)
 {

@@ -667,7 +667,6 @@ void xtp_wmem_uncharge(struct sock *sk, struct sk_buff *skb);
 void xtp_wmem_purge(struct sock *sk);
 void xtp_sndbuf_restore(struct sock *sk);
 void xtp_mem_clone(struct sock *child, const struct sock *parent);
-void *xtp_mem_kzalloc(const struct sock *sk, size_t size);
 void xtp_mem_init(void);
 
 /* sysctl.c */
