@@ -159,8 +159,13 @@ kill $srv 2>/dev/null
 wait $srv 2>/dev/null
 ktap_check "the server survived the flood ($(tail -1 "$OUT/flood.err"))" \
 	'! grep -q error "$OUT/flood.err"'
-wait_for 20 xtp_ns_idle "$NS_S"
+# Forged children expire after their handshake's retries (6.4 s above);
+# after a flood of 20000 under TCG their timers run late, and one CI run
+# still had one context at 20 s.  A leak never drains: 60 s still shows it.
+t0=$SECONDS
+wait_for 60 xtp_ns_idle "$NS_S" ||
+	ip netns exec "$NS_S" cat /proc/net/xtp/contexts | sed 's/^/# left: /'
 wait_for 10 sh -c "[ \"\$(ip netns exec $NS_S awk '\$1 == \"XtpAtmEntries\" { print \$2 }' /proc/net/xtp/snmp)\" = 0 ]"
-ktap_check "everything drained: $(ssnmp CurrSockets) contexts, $(ssnmp AtmEntries) ATM entries left" \
+ktap_check "everything drained: $(ssnmp CurrSockets) contexts, $(ssnmp AtmEntries) ATM entries left after $((SECONDS - t0)) s" \
 	'[ "$(ssnmp CurrSockets)" = 0 ] && [ "$(ssnmp AtmEntries)" = 0 ]'
 ktap_finished
