@@ -879,6 +879,22 @@ static void mtp_dest_kick(struct mtp_sock *ms, struct mtp_dest *d,
 	}
 }
 
+/*
+ * The doubled repeat interval, at most a sixteenth of the expiry (and
+ * %MTP_REPEAT_MAX_MS), never less than it was: through heavy loss the
+ * last missing range must still be asked for many times before the
+ * transaction expires (at 40% loss each way, seven lost repeats in a row
+ * took the interval past a 60 s expiry).
+ */
+static u32 mtp_txn_backoff(const struct mtp_ctxn *t)
+{
+	u32 cap = min_t(u32, t->expire_ms / 16, MTP_REPEAT_MAX_MS);
+
+	if (t->repeat_ms >= cap)
+		return t->repeat_ms;
+	return min_t(u64, 2ULL * t->repeat_ms, cap);
+}
+
 static void mtp_txn_timeout(struct mtp_ctxn *t, struct sk_buff_head *out)
 {
 	unsigned long now = jiffies, rep = msecs_to_jiffies(t->repeat_ms);
@@ -918,8 +934,7 @@ static void mtp_txn_timeout(struct mtp_ctxn *t, struct sk_buff_head *out)
 	 * answer that can be timed brings a new sample (mtp_txn_rtt()).
 	 */
 	if (backoff)
-		t->repeat_ms = min_t(u64, 2ULL * t->repeat_ms,
-				     MTP_REPEAT_MAX_MS);
+		t->repeat_ms = mtp_txn_backoff(t);
 	mtp_txn_pump(t, out);
 }
 
