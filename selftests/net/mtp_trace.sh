@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # MTP's tracepoints (include/trace/events/mtp.h) against the counters they
-# shadow: mtpget fetches 1 MB from mtpd through netem 5% loss both ways
-# and mtping asks for the server's IDSTR once, every mtp event recorded in
+# shadow: mtpget fetches 1 MB from mtpd through netem 5% loss both ways,
+# the answers through a 20 Mbit/s bottleneck whose queue the window
+# fills (a path that does not queue takes loss as ambient and keeps the
+# window, mtp_flow_congested()), and mtping asks for the server's IDSTR once, every mtp event recorded in
 # a tracefs instance of the test's own, then
 #
 #   mtp_txn_start   one per transaction: TxnStarted
@@ -10,8 +12,8 @@
 #                   error 0, 1048576 bytes and the requests, repeats and
 #                   losses mtpget printed from MTP_INFO
 #   mtp_txn_loss    one per range found lost: Losses
-#   mtp_txn_window  the fetch's window falls at a loss, and a loss event
-#                   names the window its window event moved to
+#   mtp_txn_window  the fetch's window falls at a congestion loss, and a
+#                   loss event names the window its window event moved to
 #
 # Counters are read once the client namespace holds no transaction.  A
 # kernel without tracefs or the mtp events skips.
@@ -48,7 +50,7 @@ declare -A before
 for c in $CTRS; do
 	before[$c]=$(csnmp "$c")
 done
-ns_s tc qdisc replace dev vs root netem loss 5% delay 1ms
+ns_s tc qdisc replace dev vs root netem loss 5% delay 1ms rate 20mbit
 ns_c tc qdisc replace dev vc root netem loss 5% delay 1ms
 stats=$(ns_c timeout 120 "$B/mtpget" -b 4194304 -e 60000 -p $PORT \
 	-o "$out/got/obj" $S obj 2>&1)
