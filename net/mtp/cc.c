@@ -65,8 +65,6 @@ void mtp_cc_init(struct mtp_cc *c, u32 dgram, unsigned long now)
 	c->inflight = 0;
 	c->ca_acked = 0;
 	c->epoch = now - 1;
-	c->cuts = 0;
-	c->random = 0;
 }
 
 /* Return: bytes that may still be requested from the destination. */
@@ -149,11 +147,8 @@ enum mtp_cc_cut mtp_cc_lost(struct mtp_cc *c, unsigned long sent,
 	if ((long)(sent - c->epoch) <= 0 && (long)(now - c->epoch) >= 0)
 		return MTP_CC_NONE;
 	c->epoch = now;
-	if (!mtp_cc_queueing(c, dgram, r)) {
-		c->random++;
+	if (!mtp_cc_queueing(c, dgram, r))
 		return MTP_CC_RANDOM;
-	}
-	c->cuts++;
 	c->ssthresh = mtp_cc_max(c->cwnd / 2, 2 * dgram);
 	c->cwnd = c->ssthresh;
 	c->ca_acked = 0;

@@ -40,8 +40,6 @@ enum mtp_cc_cut {
  *	avoidance
  * @epoch: when the window was last cut (jiffies): losses of data
  *	requested before that belong to the same congestion event
- * @cuts: congestion cuts
- * @random: losses taken as random
  */
 struct mtp_cc {
 	u32 cwnd;
@@ -49,8 +47,6 @@ struct mtp_cc {
 	u32 inflight;
 	u32 ca_acked;
 	unsigned long epoch;
-	u32 cuts;
-	u32 random;
 };
 
 u32 mtp_cc_init_window(u32 dgram);

@@ -272,10 +272,9 @@ TEST(cc_loss)
 	EXPECT_FALSE(mtp_cc_queueing(&c, 1024, &r));
 	EXPECT_EQ(MTP_CC_RANDOM, mtp_cc_lost(&c, 1001, 1002, 1024, &r));
 	EXPECT_EQ(100 * 1024, c.cwnd);
-	EXPECT_EQ(1, c.random);
 	/* requested before that loss was taken: the same event */
 	EXPECT_EQ(MTP_CC_NONE, mtp_cc_lost(&c, 1002, 1003, 1024, &r));
-	EXPECT_EQ(1, c.random);
+	EXPECT_EQ(100 * 1024, c.cwnd);
 	/* all of them 6 ms above: 10.7 datagrams queued, congestion */
 	for (i = 0; i < 8; i++)
 		mtp_rtt_sample(&r, 56000);
@@ -283,7 +282,6 @@ TEST(cc_loss)
 	EXPECT_EQ(MTP_CC_CONGESTION, mtp_cc_lost(&c, 1003, 1010, 1024, &r));
 	EXPECT_EQ(50 * 1024, c.cwnd);
 	EXPECT_EQ(50 * 1024, c.ssthresh);
-	EXPECT_EQ(1, c.cuts);
 	EXPECT_EQ(MTP_CC_NONE, mtp_cc_lost(&c, 1009, 1011, 1024, &r));
 	/* the test scales with the window: 50 KiB queue 5.4 datagrams */
 	EXPECT_EQ(MTP_CC_RANDOM, mtp_cc_lost(&c, 1011, 1012, 1024, &r));
