@@ -316,8 +316,28 @@ static void mtp_srec_intake(struct net *net, struct mtp_srec *r,
 }
 
 /*
+ * Payload per datagram to @r's client: the 2^@shift bytes it asked for,
+ * cut to our path MTU towards it.  The client sizes its datagrams from
+ * its own link; a smaller hop on the way tells only us (ICMP
+ * fragmentation needed, which UDP's error path stores in the route), and
+ * with DF set nothing is then fragmented.  The client keeps ranges, not
+ * slots, so shorter datagrams are fine.
+ */
+static u32 mtp_srec_dgram(struct mtp_sock *ms, const struct mtp_srec *r,
+			  u8 shift, bool token)
+{
+	u32 dgram = 1U << shift;
+	u32 path = mtp_path_payload(ms, r->caddr);
+
+	if (token && path > MTP_WIRE_TOKEN_LEN)
+		path -= MTP_WIRE_TOKEN_LEN;
+	return path && path < dgram ? path : dgram;
+}
+
+/*
  * Queue the datagrams of @n bytes at @data, the object's bytes from
- * @start, in datagrams of 2^@shift bytes, echoing @tag.
+ * @start, in datagrams of 2^@shift bytes or what the path MTU takes,
+ * echoing @tag.
  *
  * To a client not validated yet, one datagram at most, within the
  * transaction's credit; if that cuts the answer, the datagram carries our
@@ -329,7 +349,7 @@ static void mtp_srec_send(struct mtp_sock *ms, struct mtp_srec *r,
 			  struct sk_buff_head *out, gfp_t gfp)
 {
 	struct net *net = sock_net(mtp_to_sk(ms));
-	u32 dgram = 1U << shift;
+	u32 dgram = mtp_srec_dgram(ms, r, shift, false);
 	u32 srv = r->limit ?: ms->srv_limit;
 	struct mtp_wire_msg m = {
 		.appversion = r->appversion,
@@ -357,6 +377,8 @@ static void mtp_srec_send(struct mtp_sock *ms, struct mtp_srec *r,
 			    0;
 			if (!n)
 				return;
+			/* the token must fit the datagram too */
+			n = min(n, mtp_srec_dgram(ms, r, shift, true));
 			m.options |= MTP_OPT_TOKEN;
 			m.token = mtp_token_make(net, r->caddr);
 			token = true;

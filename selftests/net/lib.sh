@@ -227,6 +227,58 @@ csnmp() { ns_c awk -v n="Mtp$1" '$1 == n { print $2 }' /proc/net/mtp/snmp; }
 # mtp_port_open PORT: a UDP (so MTP) socket of the server holds PORT.
 mtp_port_open() { ns_s grep -qi ":$(printf %04X "$1") " /proc/net/udp; }
 
+# Two routers between client and server, with a 1400-byte hop:
+#
+#   $NS_C 198.18.1.1 --EDGE-- $NS_R1 --1400-- $NS_R2 --EDGE-- 198.18.3.2 $NS_S
+#
+# hop_setup EDGE_MTU names the namespaces after the test's pid and
+# builds it; hop_cleanup removes it.
+hop_cleanup() {
+	local ns
+
+	for ns in "$NS_C" "$NS_R1" "$NS_R2" "$NS_S"; do
+		ip netns delete "$ns" 2>/dev/null
+	done
+	true
+}
+
+# hop_link NS_A DEV_A ADDR_A NS_B DEV_B ADDR_B MTU
+hop_link() {
+	ip link add "$2" netns "$1" mtu "$7" type veth peer name "$5" \
+		netns "$4" mtu "$7" &&
+	ip -n "$1" addr add "$3/24" dev "$2" && ip -n "$1" link set "$2" up &&
+	ip -n "$4" addr add "$6/24" dev "$5" && ip -n "$4" link set "$5" up
+}
+
+hop_setup() {
+	local ns
+
+	NS_C=hopc-$$
+	NS_R1=hopr1-$$
+	NS_R2=hopr2-$$
+	NS_S=hops-$$
+	hop_cleanup
+	for ns in "$NS_C" "$NS_R1" "$NS_R2" "$NS_S"; do
+		ip netns add "$ns" && ip -n "$ns" link set lo up || return 1
+	done
+	hop_link "$NS_C" c0 198.18.1.1 "$NS_R1" r1c 198.18.1.2 "$1" &&
+	hop_link "$NS_R1" r1r 198.18.2.1 "$NS_R2" r2r 198.18.2.2 1400 &&
+	hop_link "$NS_R2" r2s 198.18.3.1 "$NS_S" s0 198.18.3.2 "$1" &&
+	ip -n "$NS_C" route add default via 198.18.1.2 &&
+	ip -n "$NS_S" route add default via 198.18.3.1 &&
+	ip -n "$NS_R1" route add 198.18.3.0/24 via 198.18.2.2 &&
+	ip -n "$NS_R2" route add 198.18.1.0/24 via 198.18.2.1 &&
+	ip netns exec "$NS_R1" sysctl -qw net.ipv4.ip_forward=1 &&
+	ip netns exec "$NS_R2" sysctl -qw net.ipv4.ip_forward=1
+}
+
+# ipstat NS NAME: a counter of NS's Ip: line in /proc/net/snmp.
+ipstat() {
+	ip netns exec "$1" awk -v n="$2" '/^Ip:/ {
+		if (!h) { for (i = 1; i <= NF; i++) col[$i] = i; h = 1 }
+		else print $col[n] }' /proc/net/snmp
+}
+
 # Fault injection (CONFIG_FAILSLAB with the stack-trace filter, on the
 # debug kernel): fail the next slab allocation made below a function of a
 # module, and nothing else in the guest.

@@ -19,49 +19,12 @@ set -u
 PEER=$XTP_BINDIR/xtp_peer
 OUT=${XTP_OUT:-/tmp}/pmtu
 mkdir -p "$OUT"
-NS_C=pmtuc-$$
-NS_R1=pmtur1-$$
-NS_R2=pmtur2-$$
-NS_S=pmtus-$$
 
 ktap_print_header
 ktap_set_plan 9
 modprobe xtp
 
-cleanup() {
-	local ns
-
-	for ns in "$NS_C" "$NS_R1" "$NS_R2" "$NS_S"; do
-		ip netns delete "$ns" 2>/dev/null
-	done
-}
-trap cleanup EXIT
-
-# link NS_A DEV_A ADDR_A NS_B DEV_B ADDR_B MTU
-link() {
-	ip link add "$2" netns "$1" mtu "$7" type veth peer name "$5" \
-		netns "$4" mtu "$7" &&
-	ip -n "$1" addr add "$3/24" dev "$2" && ip -n "$1" link set "$2" up &&
-	ip -n "$4" addr add "$6/24" dev "$5" && ip -n "$4" link set "$5" up
-}
-
-setup() {
-	local ns
-
-	cleanup
-	for ns in "$NS_C" "$NS_R1" "$NS_R2" "$NS_S"; do
-		ip netns add "$ns" && ip -n "$ns" link set lo up || return 1
-	done
-	link "$NS_C" c0 198.18.1.1 "$NS_R1" r1c 198.18.1.2 1500 &&
-	link "$NS_R1" r1r 198.18.2.1 "$NS_R2" r2r 198.18.2.2 1400 &&
-	link "$NS_R2" r2s 198.18.3.1 "$NS_S" s0 198.18.3.2 1500 &&
-	ip -n "$NS_C" route add default via 198.18.1.2 &&
-	ip -n "$NS_S" route add default via 198.18.3.1 &&
-	ip -n "$NS_R1" route add 198.18.3.0/24 via 198.18.2.2 &&
-	ip -n "$NS_R2" route add 198.18.1.0/24 via 198.18.2.1 &&
-	ip netns exec "$NS_R1" sysctl -qw net.ipv4.ip_forward=1 &&
-	ip netns exec "$NS_R2" sysctl -qw net.ipv4.ip_forward=1
-}
+trap hop_cleanup EXIT
 
 # The routers send no fragmentation-needed: a black hole.
 blackhole() {
@@ -104,13 +67,6 @@ run() {
 	cs=$(($(snmp_get "$counter" "$NS_S") - s0))
 }
 
-# ipstat NS NAME: a counter of NS's Ip: line in /proc/net/snmp.
-ipstat() {
-	ip netns exec "$1" awk -v n="$2" '/^Ip:/ {
-		if (!h) { for (i = 1; i <= NF; i++) col[$i] = i; h = 1 }
-		else print $col[n] }' /proc/net/snmp
-}
-
 # Both routers met packets too big for the hop and dropped them whole
 # (FragFails: DF set), fragmenting nothing.
 hop_dropped() {
@@ -120,7 +76,7 @@ hop_dropped() {
 	[ "$r1f" -ge 1 ] && [ "$r2f" -ge 1 ] && [ $frags = 0 ]
 }
 
-setup || ktap_exit_fail_msg "namespace setup failed"
+hop_setup 1500 || ktap_exit_fail_msg "namespace setup failed"
 run icmp PmtuReduced
 ktap_check "with ICMP: 1 MB client to server arrives intact ($el ms)" \
 	'[ "$(sha256sum <"$OUT/icmp.srv")" = "$up_sum" ]'
@@ -132,7 +88,7 @@ hop_dropped
 ktap_check "with ICMP: the hop dropped big packets (r1 $r1f, r2 $r2f) and fragmented none ($frags)" \
 	'[ $? -eq 0 ]'
 
-setup && blackhole || ktap_exit_fail_msg "black-hole setup failed"
+hop_setup 1500 && blackhole || ktap_exit_fail_msg "black-hole setup failed"
 run blackhole PmtuBlackhole
 ktap_check "black hole: 1 MB client to server arrives intact ($el ms)" \
 	'[ "$(sha256sum <"$OUT/blackhole.srv")" = "$up_sum" ]'
