@@ -894,6 +894,37 @@ TEST_F(ns, repeat_ms)
 	EXPECT_EQ(info.requests - 1, info.repeats);
 }
 
+/*
+ * The backoff stops at a sixteenth of the transaction's expiry, so that
+ * through heavy loss the last missing range is still asked for many
+ * times before the transaction expires: with repeat_ms 200 and
+ * expire_ms 6400 the interval grows to 400 ms and stays there, about 16
+ * repeats before the expiry (5 with the interval doubling without cap:
+ * 200 + 400 + 800 + 1600 + 3200 ms).
+ */
+TEST_F_TIMEOUT(ns, repeat_backoff_capped, 40)
+{
+	struct mtp_request r = { .action = MTP_ACT_APP };
+	struct sockaddr_in us, cs;
+	struct mtp_info info;
+	int u = udp_bound(&us), cli = mtp_bound(&cs);
+	char buf[16];
+
+	ASSERT_LE(0, u);
+	ASSERT_LE(0, cli);
+	ASSERT_EQ(0, set_sysctl("repeat_min_ms", 100));
+	ASSERT_EQ(0, set_sysctl("repeat_ms", 200));
+	ASSERT_EQ(0, set_sysctl("expire_ms", 6400));
+	ASSERT_EQ(0, mtp_request(cli, &us, &r, NULL, 0));
+	ASSERT_EQ(0, mtp_recvinfo(cli, buf, sizeof(buf), &info, NULL, NULL,
+				  0));
+	TH_LOG("expired after %u repeats", info.repeats);
+	EXPECT_EQ(MTP_ERR_NET_EXPIRE, info.response);
+	/* timers are late on a loaded host, never early */
+	EXPECT_LE(10, info.repeats);
+	EXPECT_GE(16, info.repeats);
+}
+
 /* ---- MTP_ABORT: TxnAborted ------------------------------------------------ */
 
 TEST_F(ns, abort_counted)
