@@ -1216,6 +1216,9 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 			mtp_transit_cut(t, lim, t->end);
 		}
 	}
+	if (m->dgram_shift >= MTP_WIRE_SHIFT_MIN &&
+	    m->dgram_shift <= MTP_WIRE_SHIFT_MAX)
+		mtp_flow_path_cut(&t->flow, 1U << m->dgram_shift);
 	s = m->address;
 	e = s + m->payload_len;
 	mtp_transit_remove(t, s, e);
@@ -1451,7 +1454,7 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 	t->hiwat = req->address;
 	INIT_LIST_HEAD(&t->transit_list);
 	__skb_queue_head_init(&t->ooo);
-	dcap = mtp_flow_dgram_cap(mtp_path_payload(ms, daddr),
+	dcap = mtp_flow_dgram_cap(mtp_path_payload(ms, daddr, dport),
 				  READ_ONCE(sk->sk_rcvbuf));
 	mtp_flow_init(&t->flow, READ_ONCE(sk->sk_rcvbuf), dcap);
 	t->repeat_ms = req->repeat ?: READ_ONCE(mn->repeat_ms);

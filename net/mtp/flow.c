@@ -82,6 +82,24 @@ void mtp_flow_init(struct mtp_flow *f, u32 rcvbuf, u32 dgram_max)
 }
 
 /**
+ * mtp_flow_path_cut() - the server's datagrams must be smaller
+ * @f: state
+ * @dgram: the power of two the server said its path takes
+ *
+ * The client sizes its datagrams from its own route; a smaller hop on
+ * the way tells only the server, which cuts its answers and says so.
+ * Asking for no more keeps the datagram size, and what is counted in
+ * datagrams (the initial and congestion windows, Veno's queue), true.
+ */
+void mtp_flow_path_cut(struct mtp_flow *f, u32 dgram)
+{
+	if (dgram >= f->dgram_max)
+		return;
+	f->dgram_max = mtp_max(dgram, MTP_FLOW_DGRAM_MIN);
+	f->dgram = mtp_min(f->dgram, f->dgram_max);
+}
+
+/**
  * mtp_flow_window_max() - upper bound of the window
  * @f: state
  * @r: RTT state

@@ -358,6 +358,7 @@ enum mtp_skb_kind {
  * @addr: peer address
  * @port: peer port
  * @kind: &enum mtp_skb_kind
+ * @df: to be sent: DF whatever its size (mtp_xmit_list())
  * @reqid: transaction id
  * @pos: object address of the first unread byte (pieces)
  * @req_addr: the transaction's request address (pieces)
@@ -371,6 +372,7 @@ struct mtp_skb_cb {
 	__be32 addr;
 	__be16 port;
 	u8 kind;
+	bool df;
 	u32 reqid;
 	u32 pos;
 	u32 req_addr;
@@ -411,7 +413,7 @@ void mtp_udp_close(struct mtp_sock *ms);
 struct sk_buff *mtp_alloc_msg(const struct mtp_wire_msg *m, const void *data,
 			      u32 len, __be32 daddr, __be16 dport, gfp_t gfp);
 void mtp_xmit_list(struct mtp_sock *ms, struct sk_buff_head *q);
-u32 mtp_path_payload(struct mtp_sock *ms, __be32 daddr);
+u32 mtp_path_payload(struct mtp_sock *ms, __be32 daddr, __be16 dport);
 
 /* mem.c: charging what servers keep */
 bool mtp_mem_cache_charge(size_t n);

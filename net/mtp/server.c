@@ -12,6 +12,7 @@
  */
 #include <linux/ip.h>
 #include <linux/jiffies.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/udp.h>
@@ -316,25 +317,6 @@ static void mtp_srec_intake(struct net *net, struct mtp_srec *r,
 }
 
 /*
- * Payload per datagram to @r's client: the 2^@shift bytes it asked for,
- * cut to our path MTU towards it.  The client sizes its datagrams from
- * its own link; a smaller hop on the way tells only us (ICMP
- * fragmentation needed, which UDP's error path stores in the route), and
- * with DF set nothing is then fragmented.  The client keeps ranges, not
- * slots, so shorter datagrams are fine.
- */
-static u32 mtp_srec_dgram(struct mtp_sock *ms, const struct mtp_srec *r,
-			  u8 shift, bool token)
-{
-	u32 dgram = 1U << shift;
-	u32 path = mtp_path_payload(ms, r->caddr);
-
-	if (token && path > MTP_WIRE_TOKEN_LEN)
-		path -= MTP_WIRE_TOKEN_LEN;
-	return path && path < dgram ? path : dgram;
-}
-
-/*
  * Queue the datagrams of @n bytes at @data, the object's bytes from
  * @start, in datagrams of 2^@shift bytes or what the path MTU takes,
  * echoing @tag.
@@ -349,7 +331,8 @@ static void mtp_srec_send(struct mtp_sock *ms, struct mtp_srec *r,
 			  struct sk_buff_head *out, gfp_t gfp)
 {
 	struct net *net = sock_net(mtp_to_sk(ms));
-	u32 dgram = mtp_srec_dgram(ms, r, shift, false);
+	u32 path = mtp_path_payload(ms, r->caddr, r->cport);
+	u32 dgram = 1U << shift;
 	u32 srv = r->limit ?: ms->srv_limit;
 	struct mtp_wire_msg m = {
 		.appversion = r->appversion,
@@ -365,6 +348,18 @@ static void mtp_srec_send(struct mtp_sock *ms, struct mtp_srec *r,
 	bool token = false;
 	u32 off = 0;
 
+	/*
+	 * The client sizes its datagrams from its own route; a smaller hop
+	 * on the way tells only us (ICMP fragmentation needed, which UDP's
+	 * error path stores in the route).  Cut to our path, which
+	 * dgram_shift tells the client, and send with DF whatever the size
+	 * (a datagram built before the path MTU fell is dropped and asked
+	 * again): nothing is fragmented.  The client keeps ranges.
+	 */
+	if (path && path < dgram) {
+		dgram = path;
+		m.dgram_shift = ilog2(path);
+	}
 	if (!r->valid) {
 		u64 credit = mtp_srec_credit(r);
 		u32 one = min(n, dgram);
@@ -378,7 +373,8 @@ static void mtp_srec_send(struct mtp_sock *ms, struct mtp_srec *r,
 			if (!n)
 				return;
 			/* the token must fit the datagram too */
-			n = min(n, mtp_srec_dgram(ms, r, shift, true));
+			if (path > MTP_WIRE_TOKEN_LEN)
+				n = min(n, path - MTP_WIRE_TOKEN_LEN);
 			m.options |= MTP_OPT_TOKEN;
 			m.token = mtp_token_make(net, r->caddr);
 			token = true;
@@ -398,6 +394,7 @@ static void mtp_srec_send(struct mtp_sock *ms, struct mtp_srec *r,
 			MTP_INC_STATS(net, MTP_MIB_OUTERRORS);
 			return;
 		}
+		MTP_SKB_CB(skb)->df = true;
 		__skb_queue_tail(out, skb);
 		MTP_INC_STATS(net, MTP_MIB_OUTRESPONSES);
 		mtp_srec_spend(r, mtp_dgram_bytes(chunk, token));

@@ -271,7 +271,27 @@ struct sk_buff *mtp_alloc_msg(const struct mtp_wire_msg *m, const void *data,
 		skb_put_data(skb, data, len);
 	MTP_SKB_CB(skb)->addr = daddr;
 	MTP_SKB_CB(skb)->port = dport;
+	MTP_SKB_CB(skb)->df = false;
 	return skb;
+}
+
+/*
+ * The route of datagrams to @daddr:@dport: the MTP socket's mark and TOS
+ * choose it, so that mtp_path_payload() sees the MTU of the very route
+ * mtp_xmit_list() takes.
+ */
+static struct rtable *mtp_route(struct mtp_sock *ms, struct socket *usock,
+				struct flowi4 *fl4, __be32 daddr,
+				__be16 dport)
+{
+	struct sock *sk = mtp_to_sk(ms);
+
+	memset(fl4, 0, sizeof(*fl4));
+	return ip_route_output_ports(sock_net(sk), fl4, sk, daddr,
+				     ms->inet.inet_rcv_saddr, dport,
+				     ms->inet.inet_sport, IPPROTO_UDP,
+				     RT_TOS(READ_ONCE(inet_sk(sk)->tos)),
+				     usock->sk->sk_bound_dev_if);
 }
 
 /**
@@ -311,13 +331,7 @@ void mtp_xmit_list(struct mtp_sock *ms, struct sk_buff_head *q)
 		if (!rt || daddr != last || dport != lport) {
 			if (rt)
 				ip_rt_put(rt);
-			/* The MTP socket's mark and TOS choose the route. */
-			memset(&fl4, 0, sizeof(fl4));
-			rt = ip_route_output_ports(net, &fl4, sk, daddr,
-						   ms->inet.inet_rcv_saddr,
-						   dport, ms->inet.inet_sport,
-						   IPPROTO_UDP, RT_TOS(tos),
-						   usock->sk->sk_bound_dev_if);
+			rt = mtp_route(ms, usock, &fl4, daddr, dport);
 			if (IS_ERR(rt)) {
 				rt = NULL;
 				MTP_INC_STATS(net, MTP_MIB_OUTERRORS);
@@ -333,14 +347,18 @@ void mtp_xmit_list(struct mtp_sock *ms, struct sk_buff_head *q)
 		 * SO_PRIORITY, IP_TOS, IP_TTL) applies to its datagrams.
 		 * DF on every one that fits the route: a smaller hop then
 		 * says so (ICMP, which UDP's error path stores in the route)
-		 * instead of fragmenting it; one that no longer fits a
-		 * lowered path MTU is fragmented rather than lost.
+		 * instead of fragmenting it.  One that no longer fits a
+		 * lowered path MTU is fragmented rather than lost, but for
+		 * the datagrams of a multi-datagram answer: cut to the path
+		 * when they were built (mtp_srec_send()), one is dropped
+		 * and asked again.
 		 */
 		skb->mark = READ_ONCE(sk->sk_mark);
 		skb->priority = READ_ONCE(sk->sk_priority);
 		dst_hold(&rt->dst);
 		mtp_udp_tunnel_xmit(rt, usock->sk, skb, fl4.saddr, daddr, tos,
 				    ttl >= 0 ? ttl : ip4_dst_hoplimit(&rt->dst),
+				    MTP_SKB_CB(skb)->df ||
 				    skb->len + sizeof(struct iphdr) +
 				    sizeof(struct udphdr) <= dst_mtu(&rt->dst) ?
 				    htons(IP_DF) : 0,
@@ -355,22 +373,20 @@ void mtp_xmit_list(struct mtp_sock *ms, struct sk_buff_head *q)
  * mtp_path_payload() - MTP payload that fits in one IP packet to a peer
  * @ms: socket
  * @daddr: peer
+ * @dport: peer's port
  *
  * Return: bytes, or 0 if there is no route.
  */
-u32 mtp_path_payload(struct mtp_sock *ms, __be32 daddr)
+u32 mtp_path_payload(struct mtp_sock *ms, __be32 daddr, __be16 dport)
 {
 	struct socket *usock = READ_ONCE(ms->udp);
-	struct flowi4 fl4 = {};
+	struct flowi4 fl4;
 	struct rtable *rt;
 	u32 mtu;
 
 	if (!usock)
 		return 0;
-	rt = ip_route_output_ports(sock_net(mtp_to_sk(ms)), &fl4, usock->sk,
-				   daddr, ms->inet.inet_rcv_saddr, 0,
-				   ms->inet.inet_sport, IPPROTO_UDP, 0,
-				   usock->sk->sk_bound_dev_if);
+	rt = mtp_route(ms, usock, &fl4, daddr, dport);
 	if (IS_ERR(rt))
 		return 0;
 	mtu = dst_mtu(&rt->dst);

@@ -16,7 +16,9 @@
  *     5    1 action
  *     6    1 flag         action modifier
  *     7    1 dgram_shift  request: log2 of the payload per response datagram
- *                         (9..14); 0 in single requests and in responses
+ *                         (9..14); 0 in single requests.  Response: 0, or
+ *                         log2 of what the server's path MTU takes where
+ *                         it cut its datagrams below the request's
  *     8    4 reqid        transaction id
  *    12    4 channel
  *    16    4 address      object offset of the range asked for / returned

@@ -236,8 +236,8 @@ mtp_port_open() { ns_s grep -qi ":$(printf %04X "$1") " /proc/net/udp; }
 hop_cleanup() {
 	local ns
 
-	for ns in "$NS_C" "$NS_R1" "$NS_R2" "$NS_S"; do
-		ip netns delete "$ns" 2>/dev/null
+	for ns in "${NS_C:-}" "${NS_R1:-}" "${NS_R2:-}" "${NS_S:-}"; do
+		[ -n "$ns" ] && ip netns delete "$ns" 2>/dev/null
 	done
 	true
 }

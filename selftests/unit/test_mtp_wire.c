@@ -334,6 +334,25 @@ TEST(flow_growth)
 	EXPECT_EQ(w, f.window);
 }
 
+TEST(flow_path_cut)
+{
+	struct mtp_flow f;
+
+	mtp_flow_init(&f, 4 << 20, 8192);
+	f.dgram = 8192;
+	/* the server's path takes 1024: ask for no more, from now on */
+	mtp_flow_path_cut(&f, 1024);
+	EXPECT_EQ(1024, f.dgram);
+	EXPECT_EQ(1024, f.dgram_max);
+	/* a larger one never raises it again */
+	mtp_flow_path_cut(&f, 4096);
+	EXPECT_EQ(1024, f.dgram_max);
+	/* nor below the least datagram */
+	mtp_flow_path_cut(&f, 256);
+	EXPECT_EQ(512, f.dgram_max);
+	EXPECT_EQ(512, f.dgram);
+}
+
 TEST(flow_loss)
 {
 	struct mtp_flow f;
