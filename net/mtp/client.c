@@ -563,7 +563,7 @@ static void mtp_txn_unlink(struct mtp_ctxn *t)
 	t->wmem = 0;
 	mtp_txn_timer_stop(t);
 	mtp_transit_clear(t);
-	mtp_dest_put(t->dest);
+	mtp_dest_put(t->ms, t->dest);
 	t->dest = NULL;
 	__skb_queue_purge(&t->ooo);
 	/* A slot and send space are free: wake blocked senders, poll. */
@@ -1507,7 +1507,7 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 		struct sk_buff *skb;
 
 		mtp_transit_adj(t, -(s64)t->transit);
-		mtp_dest_put(t->dest);
+		mtp_dest_put(t->ms, t->dest);
 		t->dest = NULL;
 		spin_unlock_bh(&ms->lock);
 		skb = mtp_alloc_msg(&m, t->payload, t->plen, daddr, dport,

@@ -24,28 +24,14 @@ static void mtp_dest_init(struct mtp_dest *d, __be32 daddr, u32 dgram)
 	mtp_cc_init(&d->cc, dgram, jiffies);
 }
 
-/* Free the least recently used idle entries beyond MTP_DEST_IDLE. */
-static void mtp_dest_trim(struct mtp_sock *ms)
+static void mtp_dest_free(struct mtp_sock *ms, struct mtp_dest *d)
 {
-	struct mtp_dest *d, *old;
-	unsigned int idle;
-	int bkt;
-
-	for (;;) {
-		idle = 0;
-		old = NULL;
-		hash_for_each(ms->dests, bkt, d, node) {
-			if (d->users)
-				continue;
-			idle++;
-			if (!old || time_before(d->used, old->used))
-				old = d;
-		}
-		if (idle <= MTP_DEST_IDLE)
-			return;
-		hash_del(&old->node);
-		kfree(old);
+	if (!list_empty(&d->idle)) {
+		list_del(&d->idle);
+		ms->ndest_idle--;
 	}
+	hash_del(&d->node);
+	kfree(d);
 }
 
 /**
@@ -55,6 +41,9 @@ static void mtp_dest_trim(struct mtp_sock *ms)
  * @dgram: the transaction's datagram size, for a new window
  * @spare: an entry the caller allocated before taking the lock; used
  *	(and cleared) if the host has none yet
+ *
+ * A new entry makes room for itself: the least recently used idle
+ * entries beyond %MTP_DEST_IDLE are freed.
  *
  * Return: the entry, with one more user; NULL if the host had none and
  * there was no spare.
@@ -68,8 +57,12 @@ struct mtp_dest *mtp_dest_get(struct mtp_sock *ms, __be32 daddr, u32 dgram,
 	hash_for_each_possible(ms->dests, d, node, (__force u32)daddr) {
 		if (d->daddr != daddr)
 			continue;
-		if (!d->users && time_after(jiffies, d->used + MTP_DEST_STALE))
-			mtp_dest_init(d, daddr, dgram);
+		if (!d->users) {
+			list_del_init(&d->idle);
+			ms->ndest_idle--;
+			if (time_after(jiffies, d->used + MTP_DEST_STALE))
+				mtp_dest_init(d, daddr, dgram);
+		}
 		d->users++;
 		return d;
 	}
@@ -78,22 +71,33 @@ struct mtp_dest *mtp_dest_get(struct mtp_sock *ms, __be32 daddr, u32 dgram,
 		return NULL;
 	*spare = NULL;
 	mtp_dest_init(d, daddr, dgram);
+	INIT_LIST_HEAD(&d->idle);
 	hash_add(ms->dests, &d->node, (__force u32)daddr);
 	d->users++;
-	mtp_dest_trim(ms);
+	while (ms->ndest_idle > MTP_DEST_IDLE)
+		mtp_dest_free(ms, list_first_entry(&ms->dest_idle,
+						   struct mtp_dest, idle));
 	return d;
 }
 
 /**
  * mtp_dest_put() - a transaction to the host ended
- * @d: its entry, &mtp_sock.lock held
+ * @ms: socket, &mtp_sock.lock held
+ * @d: its entry
  *
- * The entry stays for the next transaction; mtp_dest_get() trims.
+ * The entry stays for the next transaction, last on the idle list once
+ * no transaction uses it; mtp_dest_get() frees the oldest idle one.  It
+ * is not freed here: the receive path that ends a transaction still uses
+ * the entry afterwards (mtp_dest_kick()).
  */
-void mtp_dest_put(struct mtp_dest *d)
+void mtp_dest_put(struct mtp_sock *ms, struct mtp_dest *d)
 {
-	d->users--;
+	lockdep_assert_held(&ms->lock);
 	d->used = jiffies;
+	if (--d->users)
+		return;
+	list_add_tail(&d->idle, &ms->dest_idle);
+	ms->ndest_idle++;
 }
 
 /**
@@ -108,7 +112,6 @@ void mtp_dest_flush(struct mtp_sock *ms)
 
 	hash_for_each_safe(ms->dests, bkt, tmp, d, node) {
 		WARN_ON_ONCE(d->users);
-		hash_del(&d->node);
-		kfree(d);
+		mtp_dest_free(ms, d);
 	}
 }

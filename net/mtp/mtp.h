@@ -241,6 +241,7 @@ struct mtp_net {
 /**
  * struct mtp_dest - what a client socket knows of one server host
  * @node: in &mtp_sock.dests
+ * @idle: in &mtp_sock.dest_idle while no transaction uses it
  * @daddr: the host
  * @users: transactions to it now
  * @used: when the last of them ended (jiffies)
@@ -254,6 +255,7 @@ struct mtp_net {
  */
 struct mtp_dest {
 	struct hlist_node node;
+	struct list_head idle;
 	__be32 daddr;
 	unsigned int users;
 	unsigned long used;
@@ -289,6 +291,8 @@ struct mtp_dest {
  * @srv_lat: the server application's usual answer time, jiffies (EWMA)
  * @srv_limit: bytes the server sends per request, 0 for no limit
  * @dests: the destinations of client transactions (&struct mtp_dest)
+ * @dest_idle: those no transaction uses, least recently used first
+ * @ndest_idle: their number
  * @kping: the kernel answers PING and IDSTR
  * @idlen: length of @idstr
  * @idstr: the IDSTR answer
@@ -315,6 +319,8 @@ struct mtp_sock {
 	u32 srv_lat;
 	u32 srv_limit;
 	DECLARE_HASHTABLE(dests, MTP_DEST_BITS);
+	struct list_head dest_idle;
+	unsigned int ndest_idle;
 	bool kping;
 	u8 idlen;
 	char idstr[255];
@@ -423,7 +429,7 @@ void mtp_mem_init(void);
 /* dest.c: per-destination state of client transactions */
 struct mtp_dest *mtp_dest_get(struct mtp_sock *ms, __be32 daddr, u32 dgram,
 			      struct mtp_dest **spare);
-void mtp_dest_put(struct mtp_dest *d);
+void mtp_dest_put(struct mtp_sock *ms, struct mtp_dest *d);
 void mtp_dest_flush(struct mtp_sock *ms);
 
 /* client.c: transactions this socket started */

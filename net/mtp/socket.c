@@ -48,6 +48,7 @@ static int mtp_init_sock(struct sock *sk)
 	hash_init(ms->ctxn);
 	hash_init(ms->srec);
 	hash_init(ms->dests);
+	INIT_LIST_HEAD(&ms->dest_idle);
 	INIT_LIST_HEAD(&ms->srec_lru);
 	INIT_LIST_HEAD(&ms->srec_app);
 	/*

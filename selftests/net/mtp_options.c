@@ -1970,6 +1970,74 @@ TEST_F_TIMEOUT(ns, initial_window_and_learnt_rtt, 60)
 }
 
 /*
+ * A transaction to 127.0.0.@host:@port, ended by the application at once:
+ * the socket now knows of that host, idle.  A UDP socket bound to the
+ * port on every address takes the request, so that no ICMP error ends
+ * the transaction first.
+ */
+static void touch_host(struct __test_metadata *_metadata, int cli, int host,
+		       unsigned short port)
+{
+	struct mtp_request one = { .action = MTP_ACT_APP,
+				   .flags = MTP_REQ_SINGLE };
+	struct mtp_abort ab = { .level = MTP_ABORT_DESTROY };
+	struct sockaddr_in to;
+	char addr[16];
+
+	snprintf(addr, sizeof(addr), "127.0.0.%d", host);
+	to = mtp_addr(addr, port);
+	ASSERT_EQ(2, mtp_request(cli, &to, &one, "hi", 2));
+	ab.reqid = last_reqid(cli);
+	ASSERT_EQ(0, setsockopt(cli, SOL_MTP, MTP_ABORT, &ab, sizeof(ab)));
+}
+
+/*
+ * A socket keeps what it learnt of 16 idle hosts besides the ones in use,
+ * and forgets the least recently used first: a server it measured stays
+ * known (its first repeat after about 20 ms) while 16 other hosts were
+ * used after it, and is forgotten (repeat after net.mtp.repeat_ms, 1 s)
+ * once 17 more were.
+ */
+TEST_F_TIMEOUT(ns, idle_hosts_least_recent_forgotten, 60)
+{
+	static char obj[16384], out[16384];
+	struct mtp_request r = { .action = MTP_ACT_DATA };
+	struct raw_srv s = { .obj = obj, .len = sizeof(obj) };
+	struct sockaddr_in us, cs, any = { .sin_family = AF_INET };
+	int cli = mtp_bound(&cs), u = udp_bound(&us);
+	int sink = socket(AF_INET, SOCK_DGRAM, 0);
+	socklen_t l = sizeof(any);
+	struct mtp_info fin;
+	double dt;
+	int i;
+
+	ASSERT_LE(0, cli);
+	ASSERT_LE(0, u);
+	ASSERT_LE(0, sink);
+	ASSERT_EQ(0, bind(sink, (struct sockaddr *)&any, sizeof(any)));
+	ASSERT_EQ(0, getsockname(sink, (struct sockaddr *)&any, &l));
+	fill(obj, sizeof(obj), 3);
+	s.u = u;
+	ASSERT_EQ(0, mtp_request(cli, &us, &r, NULL, 0));
+	ASSERT_EQ((long)sizeof(obj),
+		  raw_fetch(&s, cli, out, sizeof(out), &fin, 40));
+	for (i = 2; i < 18; i++)
+		touch_host(_metadata, cli, i, ntohs(any.sin_port));
+	dt = first_repeat(_metadata, cli, u, &us);
+	TH_LOG("after 16 other hosts: repeat after %.0f ms", dt * 1000);
+	EXPECT_LE(0.015, dt);
+	EXPECT_GE(0.3, dt);
+	for (i = 18; i < 35; i++)
+		touch_host(_metadata, cli, i, ntohs(any.sin_port));
+	dt = first_repeat(_metadata, cli, u, &us);
+	TH_LOG("after 17 more: repeat after %.0f ms", dt * 1000);
+	EXPECT_LE(0.95, dt);
+	close(cli);
+	close(u);
+	close(sink);
+}
+
+/*
  * InRcvbufErrors and Squeezes: a client with a small receive buffer that
  * is not reading, and a raw server that answers the first request with
  * the whole 64 KiB object at once.  The queue passes half the buffer (the
