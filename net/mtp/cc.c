@@ -24,8 +24,16 @@
  * burst (eight datagrams, where Veno counts three packets: MTP_CC_VENO_
  * DGRAMS) means the loss came from a queue that overflowed, and the
  * window halves as TCP's would; below that the path was not queueing,
- * the loss was random (a lossy link), and the window keeps its size.  A bottleneck shared with
- * TCP queues before it drops, so there MTP yields as TCP does.
+ * the loss was random (a lossy link), and the window keeps its size.  A
+ * bottleneck shared with TCP queues before it drops, so there MTP yields
+ * as TCP does.
+ *
+ * A transaction's first round of requests, which nothing but the window
+ * clocks, is paced at TCP's pacing rate (client.c, mtp_txn_pump()), so
+ * that its answers come spread over the round trip rather than in one
+ * burst: a request is due when the bytes requested before it have had
+ * their time at that rate.  Without an RTT sample nothing is paced, as
+ * TCP's first window is not.
  */
 #include <linux/types.h>
 
@@ -65,6 +73,7 @@ void mtp_cc_init(struct mtp_cc *c, u32 dgram, unsigned long now)
 	c->inflight = 0;
 	c->ca_acked = 0;
 	c->epoch = now - 1;
+	c->pace_next = 0;
 }
 
 /* Return: bytes that may still be requested from the destination. */
@@ -153,4 +162,59 @@ enum mtp_cc_cut mtp_cc_lost(struct mtp_cc *c, unsigned long sent,
 	c->cwnd = c->ssthresh;
 	c->ca_acked = 0;
 	return MTP_CC_CONGESTION;
+}
+
+/**
+ * mtp_cc_pace_rate() - the rate requests to the destination are spread at
+ * @c: state
+ * @srtt_us: the destination's smoothed RTT, 0 if it has no sample
+ *
+ * TCP's (tcp_update_pacing_rate()): twice the window per round trip in
+ * slow start, which lets the window double, and 1.2 times it after.
+ *
+ * Return: bytes per second; 0 for no pacing.
+ */
+u64 mtp_cc_pace_rate(const struct mtp_cc *c, u32 srtt_us)
+{
+	u64 rate;
+
+	if (!srtt_us)
+		return 0;
+	rate = (u64)c->cwnd * 1000000 / srtt_us;
+	return c->cwnd < c->ssthresh ? 2 * rate : rate * 6 / 5;
+}
+
+/**
+ * mtp_cc_pace_wait() - how long the next request must wait for its turn
+ * @c: state
+ * @now_ns: the time
+ * @slack_ns: a request due within this of @now_ns goes now: a timer to
+ *	wait for it would be no finer
+ *
+ * Return: nanoseconds to wait; 0 if the request may go now.
+ */
+u64 mtp_cc_pace_wait(const struct mtp_cc *c, u64 now_ns, u64 slack_ns)
+{
+	u64 go = now_ns + slack_ns;
+
+	return c->pace_next > go ? c->pace_next - go : 0;
+}
+
+/**
+ * mtp_cc_paced() - a request for @bytes went at @now_ns
+ * @c: state
+ * @bytes: bytes requested
+ * @rate: from mtp_cc_pace_rate(); 0 paces nothing
+ * @now_ns: the time
+ *
+ * The next one is due when these bytes have had their time at @rate.
+ * Time spent idle builds no credit: after a pause the next request is
+ * due at once, the ones after it at the rate again.
+ */
+void mtp_cc_paced(struct mtp_cc *c, u32 bytes, u64 rate, u64 now_ns)
+{
+	u64 from = c->pace_next > now_ns ? c->pace_next : now_ns;
+
+	if (rate)
+		c->pace_next = from + (u64)bytes * 1000000000 / rate;
 }

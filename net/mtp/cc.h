@@ -40,6 +40,8 @@ enum mtp_cc_cut {
  *	avoidance
  * @epoch: when the window was last cut (jiffies): losses of data
  *	requested before that belong to the same congestion event
+ * @pace_next: when the next request is due (ns, ktime_get_ns()), for
+ *	pacing
  */
 struct mtp_cc {
 	u32 cwnd;
@@ -47,6 +49,7 @@ struct mtp_cc {
 	u32 inflight;
 	u32 ca_acked;
 	unsigned long epoch;
+	u64 pace_next;
 };
 
 u32 mtp_cc_init_window(u32 dgram);
@@ -58,5 +61,8 @@ bool mtp_cc_queueing(const struct mtp_cc *c, u32 dgram,
 enum mtp_cc_cut mtp_cc_lost(struct mtp_cc *c, unsigned long sent,
 			    unsigned long now, u32 dgram,
 			    const struct mtp_rtt *r);
+u64 mtp_cc_pace_rate(const struct mtp_cc *c, u32 srtt_us);
+u64 mtp_cc_pace_wait(const struct mtp_cc *c, u64 now_ns, u64 slack_ns);
+void mtp_cc_paced(struct mtp_cc *c, u32 bytes, u64 rate, u64 now_ns);
 
 #endif /* _NET_MTP_CC_H */

@@ -78,6 +78,10 @@ struct mtp_range {
  * @stream: the object is a stream
  * @stopping: MTP_ABORT_STOP: no more subrequests
  * @in_pump: guards against recursion from delivery
+ * @paced: a subrequest waits for its turn at the pacing rate, until
+ *	@pace_at
+ * @clocked: an answer to a subrequest came back: from now on arriving
+ *	answers clock the subrequests, and pacing no longer spreads them
  * @action: action
  * @flag: flag
  * @appversion: our application version; @peer_appver the server's
@@ -106,6 +110,7 @@ struct mtp_range {
  * @last_tx: when the initial request was last sent
  * @last_rx: when the last valid response arrived
  * @stop_at: MTP_ABORT_STOP deadline
+ * @pace_at: when the subrequest pacing holds back is due (jiffies)
  * @start: start time
  * @seq: subrequests sent; its low 16 bits, never 0, are the latest tag
  * @reorder: early loss depth (net.mtp.reorder), doubled by duplicates
@@ -137,6 +142,8 @@ struct mtp_ctxn {
 	bool stream;
 	bool stopping;
 	bool in_pump;
+	bool paced;
+	bool clocked;
 	u8 action;
 	u8 flag;
 	u8 appversion;
@@ -164,6 +171,7 @@ struct mtp_ctxn {
 	unsigned long last_tx;
 	unsigned long last_rx;
 	unsigned long stop_at;
+	unsigned long pace_at;
 	ktime_t start;
 	u32 seq;
 	u32 reorder;
@@ -441,21 +449,55 @@ static bool mtp_rx_room(struct mtp_ctxn *t)
 }
 
 /*
+ * Is the next subrequest to @t's destination due?  If not, note when it
+ * is, for mtp_txn_arm().  The timer that waits is a jiffy timer, so what
+ * is due within a jiffy goes now.
+ */
+static bool mtp_txn_pace_due(struct mtp_ctxn *t, u64 rate, u64 now)
+{
+	u64 wait;
+
+	if (!rate)
+		return true;
+	wait = mtp_cc_pace_wait(&t->dest->cc, now, TICK_NSEC);
+	if (!wait)
+		return true;
+	t->paced = true;
+	t->pace_at = jiffies + nsecs_to_jiffies(wait) + 1;
+	return false;
+}
+
+/*
  * Issue subrequests while the transaction's window and its destination's
  * congestion window have room.  A transaction the congestion window holds
  * back marks the destination starved, and mtp_dest_kick() resumes it when
  * another one's data frees room.
+ *
+ * Until the first answer to a subrequest comes back, nothing clocks the
+ * subrequests but the window, which would go out at once: that first
+ * round is paced (cc.c), and a transaction pacing holds back resumes from
+ * its timer.  After it, each answer that arrives frees the room for the
+ * next subrequest, as ACKs clock TCP.  Pacing that steady state too lost
+ * to unpaced TCP CUBIC at a drop-tail bottleneck (bench row 6: 5.0 vs
+ * 13.8 Mbit/s, against 8.5 vs 8.6 unpaced): paced datagrams meet the
+ * queue that bursty flows keep full.
  */
 static void mtp_txn_pump(struct mtp_ctxn *t, struct sk_buff_head *out)
 {
-	struct mtp_cc *cc = &t->dest->cc;
 	u32 dgram = t->flow.dgram;
-	u64 gs, ge;
+	struct mtp_cc *cc;
+	u64 gs, ge, rate, now;
 
 	bool room = mtp_rx_room(t);
 
+	t->paced = false;
 	if (t->state != MTP_TS_FLOWING || t->stopping)
 		return;
+	cc = &t->dest->cc;
+	rate = 0;
+	if (!t->clocked)
+		rate = mtp_cc_pace_rate(cc, mtp_rtt_avg(&t->dest->rtt));
+	now = rate ? ktime_get_ns() : 0;
 	while (t->transit < t->flow.window && mtp_find_gap(t, &gs, &ge)) {
 		u64 ext = min_t(u64, ge - gs, t->flow.window - t->transit);
 		u64 least = min_t(u64, dgram, ge - gs);
@@ -497,7 +539,7 @@ static void mtp_txn_pump(struct mtp_ctxn *t, struct sk_buff_head *out)
 		ext = min_t(u64, ext, MTP_WIRE_LIMIT_MAX);
 		ext = min_t(u64, ext, MTP_SUBREQ_DGRAMS * dgram);
 		/* No subrequests smaller than a datagram but at the tail. */
-		if (ext < least)
+		if (ext < least || !mtp_txn_pace_due(t, rate, now))
 			break;
 		t->seq++;
 		if (!(u16)t->seq)
@@ -505,6 +547,7 @@ static void mtp_txn_pump(struct mtp_ctxn *t, struct sk_buff_head *out)
 		tag = (u16)t->seq;
 		if (!mtp_transit_add(t, gs, gs + ext))
 			break;
+		mtp_cc_paced(cc, (u32)ext, rate, now);
 		t->tag_sent[tag % MTP_TAGS] = ktime_get();
 		mtp_txn_send(t, (u32)gs, (u32)ext, mtp_wire_limit_units(ext),
 			     mtp_flow_shift(&t->flow), tag, repeat, out);
@@ -845,6 +888,8 @@ static void mtp_txn_arm(struct mtp_ctxn *t)
 	list_for_each_entry(r, &t->transit_list, node)
 		if (time_before(mtp_range_due(r, rep), when))
 			when = mtp_range_due(r, rep);
+	if (t->paced && time_before(t->pace_at, when))
+		when = t->pace_at;
 	/* Held back by the congestion window: look again within a repeat. */
 	if (t->state == MTP_TS_FLOWING && list_empty(&t->transit_list) &&
 	    time_before(jiffies + rep, when))
@@ -1223,6 +1268,8 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 	e = s + m->payload_len;
 	mtp_transit_remove(t, s, e);
 	mtp_txn_early_loss(t, m->tag);
+	if (m->tag)
+		t->clocked = true;
 	if (e > t->end)
 		e = t->end;
 	if (s >= e || e <= t->next) {

@@ -20,7 +20,9 @@
  *
  * 2. &mtp_sock.lock (spinlock, BH-safe).  Protects the transaction state:
  *    the client transactions (&mtp_sock.ctxn, nctxn and every struct
- *    mtp_ctxn, its ranges and out-of-order data), the server records and
+ *    mtp_ctxn, its ranges and out-of-order data), the destinations they
+ *    share (&mtp_sock.dests, dest_idle, ndest_idle and every struct
+ *    mtp_dest: RTT, congestion window, pacing), the server records and
  *    their answer cache (&mtp_sock.srec, srec_lru, srec_app, nsrec,
  *    cached) and the settings below them (idstr, kping, srv_limit).
  *    Input takes it from softirq with spin_lock() (mtp_input(), via the

@@ -303,6 +303,36 @@ TEST(cc_loss)
 	EXPECT_EQ(MTP_CC_CONGESTION, mtp_cc_lost(&c, 2, 2, 1024, &r));
 }
 
+TEST(cc_pacing)
+{
+	const u64 ms = 1000000, slack = 4 * ms;
+	struct mtp_cc c;
+	u64 rate;
+
+	mtp_cc_init(&c, 1024, 1000);
+	/* no RTT sample: nothing is paced */
+	EXPECT_EQ(0, mtp_cc_pace_rate(&c, 0));
+	mtp_cc_paced(&c, 8192, 0, 50 * ms);
+	EXPECT_EQ(0, mtp_cc_pace_wait(&c, 50 * ms, 0));
+	/* slow start: twice the window (10 KiB) per 40 ms, 512000 B/s */
+	rate = mtp_cc_pace_rate(&c, 40000);
+	EXPECT_EQ(512000, rate);
+	/* 8 KiB take 16 ms at that rate; what is due within the slack goes */
+	mtp_cc_paced(&c, 8192, rate, 100 * ms);
+	EXPECT_EQ(116 * ms, c.pace_next);
+	EXPECT_EQ(12 * ms, mtp_cc_pace_wait(&c, 100 * ms, slack));
+	EXPECT_EQ(0, mtp_cc_pace_wait(&c, 112 * ms, slack));
+	/* sent late: the next is due from the last one's due time ... */
+	mtp_cc_paced(&c, 1024, rate, 114 * ms);
+	EXPECT_EQ(118 * ms, c.pace_next);
+	/* ... but a pause builds no credit */
+	mtp_cc_paced(&c, 1024, rate, 300 * ms);
+	EXPECT_EQ(302 * ms, c.pace_next);
+	/* congestion avoidance: 1.2 times the window per RTT */
+	c.ssthresh = c.cwnd;
+	EXPECT_EQ(307200, mtp_cc_pace_rate(&c, 40000));
+}
+
 TEST(flow_growth)
 {
 	struct mtp_flow f;
