@@ -1970,6 +1970,45 @@ TEST_F_TIMEOUT(ns, initial_window_and_learnt_rtt, 60)
 }
 
 /*
+ * Congestion control: the transactions of a socket to one host share one
+ * window.  Sixteen transactions started at once to a server that does
+ * not answer ask in their initial requests for the initial window between
+ * them, and a datagram each beyond it: at most 16 * 16 KiB here (at most
+ * 16 KiB of initial window and 8 KiB datagrams on loopback).  Each asked
+ * for the dissertation's 64 KiB before, 1 MiB in all.
+ */
+TEST_F(ns, one_window_per_host)
+{
+	struct mtp_request r = { .action = MTP_ACT_DATA };
+	u_int32_t seen[16];
+	struct sockaddr_in us, cs;
+	int cli = mtp_bound(&cs), u = udp_bound(&us);
+	long sum = 0;
+	int i, got = 0;
+	struct hdr q;
+
+	ASSERT_LE(0, cli);
+	ASSERT_LE(0, u);
+	for (i = 0; i < 16; i++)
+		ASSERT_EQ(0, mtp_request(cli, &us, &r, NULL, 0));
+	/* the first copy of each; repeats come a second later */
+	while (got < 16 && raw_recv(u, &q, NULL, 0, NULL, 900) >= 0) {
+		for (i = 0; i < got && seen[i] != q.reqid; i++)
+			;
+		if (i < got)
+			continue;
+		seen[got++] = q.reqid;
+		sum += q.limit * 512L;
+	}
+	TH_LOG("%d initial requests asked for %ld bytes", got, sum);
+	EXPECT_EQ(16, got);
+	EXPECT_LE(16 * 512L, sum);
+	EXPECT_GE(16 * 16384L, sum);
+	close(cli);
+	close(u);
+}
+
+/*
  * A transaction to 127.0.0.@host:@port, ended by the application at once:
  * the socket now knows of that host, idle.  A UDP socket bound to the
  * port on every address takes the request, so that no ICMP error ends
