@@ -5,9 +5,10 @@
 # destination's window (CongCuts) or is taken as random (RandomLosses)
 # depends on whether the path queued before it dropped.
 #
-#  - A bottleneck that queues: netem at 8 Mbit/s with a 40-packet queue
+#  - A bottleneck that queues: netem at 2 Mbit/s with a 40-packet queue
 #    and 10 ms delay, no random loss.  Every loss is an overflow of a
-#    queue the RTT saw building: at least one cut, no random loss.
+#    queue the RTT saw building: at least one cut, no random loss.  (At
+#    8 Mbit/s the debug kernel, moving MTP at 3.8, never filled it.)
 #  - A lossy path that does not queue: 25 ms delay each way and 5% loss,
 #    no rate limit.  Most losses are random; the window is cut far less
 #    often than it is spared.
@@ -67,7 +68,7 @@ ip netns exec "$MTP_SRV" "$B/mtpd" -q -p $PORT "$out/files" &
 wait_for 20 port_open $PORT
 ktap_check "mtpd listens on UDP port $PORT" 'port_open $PORT'
 
-netem delay 10ms rate 8mbit limit 40
+netem delay 10ms rate 2mbit limit 40
 fetch 2m
 ktap_check "bottleneck: 2m arrives sha256-equal" '[ $rc -eq 0 ] && same 2m'
 ktap_check "bottleneck: losses cut the window ($cuts cuts, $rand random)" \
