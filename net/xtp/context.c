@@ -141,6 +141,7 @@ void xtp_ctx_init(struct sock *sk)
 	xs->srtt_us = 0;
 	xs->rttvar_us = 0;
 	xs->min_rtt_us = 0;
+	memset(&xs->drs, 0, sizeof(xs->drs));
 	xs->deferred = 0;
 	skb_queue_head_init(&xs->rtx_queue);
 	skb_queue_head_init(&xs->ooo_queue);

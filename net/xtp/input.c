@@ -207,6 +207,7 @@ VISIBLE_IF_KUNIT bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 	}
 	xtp_rcv_in_order(sk, skb);
 	xtp_ooo_drain(sk);
+	xtp_tune_arrival(sk);
 	return false;
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_queue_data);
@@ -262,8 +263,10 @@ static void xtp_ack(struct sock *sk, const struct xtp_wire_pkt *pkt)
 		while ((skb = skb_peek(&xs->rtx_queue)) &&
 		       XTP_SKB_CB(skb)->seq + skb->len <= rseq)
 			xtp_rtx_unlink(sk, skb);
-		if (!xs->in_handshake)
+		if (!xs->in_handshake) {
 			xs->cc_ops->acked(sk, acked);
+			xtp_tune_sndbuf(sk);
+		}
 		xtp_sndbuf_restore(sk);
 		xtp_write_space(sk);
 	}

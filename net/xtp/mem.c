@@ -22,10 +22,6 @@ long sysctl_xtp_mem[3];
 /* The most one forced charge may overdraw (xtp_rmem_schedule()). */
 #define XTP_MEM_FORCE_MAX	(16 * 1024)
 
-/* What a socket may always hold, pressure or not, as tcp_rmem[0]. */
-int sysctl_xtp_rmem_min = 4096;
-int sysctl_xtp_wmem_min = 4096;
-
 /* The core calls this when the total passes net.xtp.mem[1]. */
 void xtp_enter_memory_pressure(struct sock *sk)
 {

@@ -63,9 +63,11 @@ static u64 xtp_rcv_alloc(struct sock *sk)
 static u64 xtp_advertise_alloc(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
+	u64 alloc = xtp_rcv_alloc(sk);
 
-	xs->rcv_alloc = xtp_rcv_alloc(sk);
-	return xs->rcv_alloc;
+	xtp_tune_offer(sk, xs->rcv_alloc, alloc);
+	xs->rcv_alloc = alloc;
+	return alloc;
 }
 
 /* Header fields every packet of a running association shares. */
@@ -475,8 +477,9 @@ void xtp_push(struct sock *sk)
  * @sk: the context, locked
  *
  * A DREQ is confirmed once everything up to it has been read.  A window
- * update is only needed when unread data had shrunk the window: in steady
- * state the answers to SREQs carry the allocation.
+ * update is only needed when unread data had shrunk the window, or when
+ * the reading grew the buffer (tune.c): in steady state the answers to
+ * SREQs carry the allocation.
  */
 void xtp_read_done(struct sock *sk)
 {
@@ -485,6 +488,7 @@ void xtp_read_done(struct sock *sk)
 
 	if (sk->sk_state != TCP_ESTABLISHED || xs->released || xs->end_sent)
 		return;
+	xtp_tune_rcvbuf(sk);
 	if (xs->rcv_dreq && xs->rcv_nxt - xs->rcv_queued >= xs->rcv_dreq) {
 		xs->rcv_dreq = 0;
 		xtp_send_cntl(sk, 0);

@@ -21,9 +21,6 @@
 
 #include "xtp.h"
 
-/* Default SO_RCVBUF: a window of 90000 bytes as in LinuxXTP, see rcv_wnd. */
-#define XTP_DEFAULT_RCVBUF	(4 * XTP_DEFAULT_WINDOW)
-
 static int xtp_init_sock(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
@@ -39,7 +36,9 @@ static int xtp_init_sock(struct sock *sk)
 	xs->zombie_tmo = XTP_DEFAULT_ZOMBIE;
 	xs->cc_id = READ_ONCE(xtp_net(sock_net(sk))->cc);
 	xs->rtt_cache_sz = XTP_RTT_CACHE_MAX;
-	sk->sk_rcvbuf = XTP_DEFAULT_RCVBUF;
+	/* net.xtp.rmem's default gives LinuxXTP's window of 90000. */
+	sk->sk_rcvbuf = READ_ONCE(sysctl_xtp_rmem[1]);
+	sk->sk_sndbuf = READ_ONCE(sysctl_xtp_wmem[1]);
 	xs->rcv_wnd = XTP_DEFAULT_WINDOW;
 	sock_set_flag(sk, SOCK_RCU_FREE);
 	/*
@@ -1243,8 +1242,8 @@ struct proto xtp_prot = {
 	.per_cpu_fw_alloc = &xtp_memory_per_cpu_fw_alloc,
 	.sockets_allocated = &xtp_sockets_allocated,
 	.sysctl_mem	= sysctl_xtp_mem,
-	.sysctl_rmem	= &sysctl_xtp_rmem_min,
-	.sysctl_wmem	= &sysctl_xtp_wmem_min,
+	.sysctl_rmem	= &sysctl_xtp_rmem[0],
+	.sysctl_wmem	= &sysctl_xtp_wmem[0],
 	.obj_size	= sizeof(struct xtp_sock),
 };
 

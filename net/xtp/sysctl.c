@@ -61,10 +61,28 @@ static const struct ctl_table xtp_sysctl_template[] = {
 		.mode		= 0644,
 		.proc_handler	= proc_doulongvec_minmax,
 	},
+	{
+		/* receive buffer: least, initial, most autotuning gives */
+		.procname	= "rmem",
+		.data		= &sysctl_xtp_rmem,
+		.maxlen		= sizeof(sysctl_xtp_rmem),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ONE,
+	},
+	{
+		/* send buffer: least, initial, most autotuning gives */
+		.procname	= "wmem",
+		.data		= &sysctl_xtp_wmem,
+		.maxlen		= sizeof(sysctl_xtp_wmem),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ONE,
+	},
 	XTP_SYSCTL_END
 };
 
-/* The entries from "mem" on exist in the initial namespace only. */
+/* From "mem" on (mem, rmem, wmem), the initial namespace only. */
 #define XTP_SYSCTL_GLOBAL	4
 
 /*

@@ -55,6 +55,7 @@
 #include <uapi/linux/xtp.h>
 
 #include "compat.h"
+#include "drs.h"
 #include "scc.h"
 #include "wire.h"
 
@@ -394,6 +395,7 @@ struct xtp_rtt_slot {
  * @av_in: bytes (IP) received from the peer before it was validated
  * @av_out: bytes (IP) sent to the peer before it was validated
  * @sndbuf_want: SO_SNDBUF before memory pressure moderated it
+ * @drs: receive-buffer autotuning's measurements (tune.c)
  * @mib: XTPSOCK_MIBSTAT counters
  */
 struct xtp_sock {
@@ -521,6 +523,7 @@ struct xtp_sock {
 	u64 ctimer_seen;
 	unsigned long deferred;
 	int sndbuf_want;
+	struct xtp_drs drs;
 
 	struct xtp_mibstat mib;
 };
@@ -657,8 +660,6 @@ DECLARE_PER_CPU(int, xtp_memory_per_cpu_fw_alloc);
 extern struct percpu_counter xtp_sockets_allocated;
 extern unsigned long xtp_memory_pressure;
 extern long sysctl_xtp_mem[3];
-extern int sysctl_xtp_rmem_min;
-extern int sysctl_xtp_wmem_min;
 void xtp_enter_memory_pressure(struct sock *sk);
 bool xtp_wmem_charge(struct sock *sk, struct sk_buff *skb);
 bool xtp_rmem_schedule(struct sock *sk, struct sk_buff *skb, u64 seq);
@@ -668,6 +669,14 @@ void xtp_wmem_purge(struct sock *sk);
 void xtp_sndbuf_restore(struct sock *sk);
 void xtp_mem_clone(struct sock *child, const struct sock *parent);
 void xtp_mem_init(void);
+
+/* tune.c */
+extern int sysctl_xtp_rmem[3];
+extern int sysctl_xtp_wmem[3];
+void xtp_tune_offer(struct sock *sk, u64 old_alloc, u64 new_alloc);
+void xtp_tune_arrival(struct sock *sk);
+bool xtp_tune_rcvbuf(struct sock *sk);
+void xtp_tune_sndbuf(struct sock *sk);
 
 /* sysctl.c */
 int xtp_sysctl_init_net(struct net *net);

@@ -76,11 +76,11 @@ xtp_ns_idle() {
 	[ "$(snmp_get CurrSockets "$1")" = 0 ]
 }
 
-# start_capture NS IFACE FILE: tcpdump of XTP packets, returns once it
-# listens; stop_capture ends it.
+# start_capture NS IFACE FILE [FILTER]: tcpdump of XTP packets (those
+# FILTER also takes), returns once it listens; stop_capture ends it.
 start_capture() {
-	ip netns exec "$1" tcpdump -i "$2" --immediate-mode -U -w "$3" 'ip proto 36' \
-		2>"$3.err" &
+	ip netns exec "$1" tcpdump -i "$2" --immediate-mode -U -w "$3" \
+		"ip proto 36${4:+ and ($4)}" 2>"$3.err" &
 	CAPTURE_PID=$!
 	wait_for 30 grep -q listening "$3.err"
 }

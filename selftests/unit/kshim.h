@@ -22,6 +22,10 @@ typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
 
+#ifndef U32_MAX
+#define U32_MAX	((u32)~0U)
+#endif
+
 #ifndef __packed
 #define __packed	__attribute__((__packed__))
 #endif
