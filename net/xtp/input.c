@@ -754,6 +754,20 @@ static void xtp_first_rcv(struct net *net, struct sk_buff *skb,
 	xtp_deliver(sk, skb);
 }
 
+/* The codec's checks in its order; CHECK summed by csum.c's helpers. */
+static int xtp_rcv_decode(struct sk_buff *skb, struct xtp_wire_pkt *pkt)
+{
+	size_t cover;
+	int err;
+
+	err = xtp_wire_check_hdr(skb->data, skb->len, &cover);
+	if (err)
+		return err;
+	if (!xtp_csum_ok(skb, cover))
+		return -XTP_WIRE_ECSUM;
+	return xtp_wire_decode(skb->data, skb->len, XTP_WIRE_F_NOCSUM, pkt);
+}
+
 static int xtp_rcv(struct sk_buff *skb)
 {
 	enum skb_drop_reason reason = SKB_DROP_REASON_NO_SOCKET;
@@ -769,7 +783,7 @@ static int xtp_rcv(struct sk_buff *skb)
 		reason = SKB_DROP_REASON_NOMEM;
 		goto drop;
 	}
-	err = xtp_wire_decode(skb->data, skb->len, 0, &pkt);
+	err = xtp_rcv_decode(skb, &pkt);
 	if (err) {
 		XTP_INC_STATS(net, xtp_decode_drop_mib(err));
 		reason = xtp_decode_drop_reason(err);

@@ -137,8 +137,8 @@ static void xtp_count_out(struct xtp_sock *xs, u8 pformat)
 static struct sk_buff *xtp_alloc_pkt(const struct xtp_wire_pkt *pkt,
 				     gfp_t gfp)
 {
+	int len = xtp_wire_pkt_len(pkt), hlen;
 	struct sk_buff *skb;
-	int len = xtp_wire_pkt_len(pkt);
 
 	if (len < 0)
 		return NULL;
@@ -146,10 +146,14 @@ static struct sk_buff *xtp_alloc_pkt(const struct xtp_wire_pkt *pkt,
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, XTP_HEADROOM);
-	if (xtp_wire_encode(pkt, skb_put(skb, len), len) != len) {
+	hlen = xtp_wire_encode_hdr(pkt, skb_put(skb, len), len);
+	if (hlen < 0) {
 		kfree_skb(skb);
 		return NULL;
 	}
+	if (pkt->data_len)
+		memcpy(skb->data + hlen, pkt->data, pkt->data_len);
+	xtp_csum_set(skb, pkt->hdr.options & XTP_CMD_NOCHECK);
 	skb_reset_transport_header(skb);
 	return skb;
 }

@@ -370,6 +370,38 @@ static int xtp_dec_payload(const u8 *p, u32 len, struct xtp_wire_pkt *pkt)
 }
 
 /**
+ * xtp_wire_check_hdr() - the checks of a packet's header alone
+ * @buf: the packet, header first
+ * @len: bytes available at @buf
+ * @cover: set, on success, to the bytes CHECK covers
+ *
+ * Checks, in this order: header length, version, PFORMAT, DLEN against
+ * @len: the checks xtp_wire_decode() makes before CHECK, for a caller
+ * that verifies CHECK its own way and then decodes with
+ * %XTP_WIRE_F_NOCSUM.
+ *
+ * Return: 0, or a negative &enum xtp_wire_err naming the first problem.
+ */
+int xtp_wire_check_hdr(const void *buf, size_t len, size_t *cover)
+{
+	const u8 *p = buf;
+	u32 cmd, dlen;
+
+	if (len < XTP_WIRE_HDR_LEN)
+		return -XTP_WIRE_ETRUNC;
+	cmd = xtp_get32(p + XTP_WIRE_OFF_CMD);
+	if ((cmd & XTP_CMD_VER_MASK) >> XTP_CMD_VER_SHIFT != XTP_WIRE_VERSION)
+		return -XTP_WIRE_EVERSION;
+	if (!xtp_pformat_valid(cmd & XTP_CMD_PFORMAT))
+		return -XTP_WIRE_EPFORMAT;
+	dlen = xtp_get32(p + XTP_WIRE_OFF_DLEN);
+	if (dlen > len - XTP_WIRE_HDR_LEN)
+		return -XTP_WIRE_EDLEN;
+	*cover = xtp_csum_len(p, XTP_WIRE_HDR_LEN + (size_t)dlen);
+	return 0;
+}
+
+/**
  * xtp_wire_decode() - validate and decode one packet
  * @buf: the packet, header first
  * @len: bytes available at @buf; bytes after XTP_WIRE_HDR_LEN + DLEN are
@@ -389,24 +421,20 @@ int xtp_wire_decode(const void *buf, size_t len, unsigned int flags,
 {
 	struct xtp_wire_hdr *h = &pkt->hdr;
 	const u8 *p = buf;
+	size_t cover;
 	u32 cmd;
+	int err;
 
 	memset(pkt, 0, sizeof(*pkt));
-	if (len < XTP_WIRE_HDR_LEN)
-		return -XTP_WIRE_ETRUNC;
-	cmd = xtp_get32(p + XTP_WIRE_OFF_CMD);
-	if ((cmd & XTP_CMD_VER_MASK) >> XTP_CMD_VER_SHIFT != XTP_WIRE_VERSION)
-		return -XTP_WIRE_EVERSION;
-	h->pformat = cmd & XTP_CMD_PFORMAT;
-	if (!xtp_pformat_valid(h->pformat))
-		return -XTP_WIRE_EPFORMAT;
-	h->dlen = xtp_get32(p + XTP_WIRE_OFF_DLEN);
-	if (h->dlen > len - XTP_WIRE_HDR_LEN)
-		return -XTP_WIRE_EDLEN;
-	if (!(flags & XTP_WIRE_F_NOCSUM) &&
-	    !xtp_wire_csum_ok(p, XTP_WIRE_HDR_LEN + (size_t)h->dlen))
+	err = xtp_wire_check_hdr(buf, len, &cover);
+	if (err)
+		return err;
+	if (!(flags & XTP_WIRE_F_NOCSUM) && !xtp_wire_csum_ok(p, cover))
 		return -XTP_WIRE_ECSUM;
 
+	cmd = xtp_get32(p + XTP_WIRE_OFF_CMD);
+	h->pformat = cmd & XTP_CMD_PFORMAT;
+	h->dlen = xtp_get32(p + XTP_WIRE_OFF_DLEN);
 	h->key = xtp_get64(p + XTP_WIRE_OFF_KEY);
 	h->options = cmd & XTP_CMD_OPTIONS;
 	h->rsvd = (cmd & XTP_CMD_RESERVED) >> 8;

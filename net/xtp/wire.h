@@ -373,6 +373,7 @@ int xtp_wire_encode_hdr(const struct xtp_wire_pkt *pkt, void *buf,
 int xtp_wire_pkt_len(const struct xtp_wire_pkt *pkt);
 int xtp_wire_span(const struct xtp_wire_pkt *pkt, u32 i, u64 *left,
 		  u64 *right);
+int xtp_wire_check_hdr(const void *buf, size_t len, size_t *cover);
 u16 xtp_wire_csum(const void *buf, size_t len);
 bool xtp_wire_csum_ok(const void *buf, size_t len);
 void xtp_wire_csum_set(void *buf, size_t len);

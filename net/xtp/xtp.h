@@ -670,6 +670,10 @@ void xtp_sndbuf_restore(struct sock *sk);
 void xtp_mem_clone(struct sock *child, const struct sock *parent);
 void xtp_mem_init(void);
 
+/* csum.c */
+bool xtp_csum_ok(struct sk_buff *skb, unsigned int cover);
+void xtp_csum_set(struct sk_buff *skb, bool nocheck);
+
 /* tune.c */
 extern int sysctl_xtp_rmem[3];
 extern int sysctl_xtp_wmem[3];

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XTP: CHECK with the kernel's checksum helpers.
+ *
+ * CHECK is the Internet checksum (RFC 1071) over the header, CHECK
+ * counted as zero, and over the payload unless NOCHECK is set, with no
+ * pseudo-header: exactly what csum_partial() and skb_checksum() sum.
+ * The codec (wire.c) carries a portable loop of its own for user space;
+ * the module uses the architecture's, which sum many bytes per step.
+ */
+#include <linux/skbuff.h>
+#include <net/checksum.h>
+
+#include "xtp.h"
+
+/**
+ * xtp_csum_ok - verify CHECK of a received packet
+ * @skb: the packet, its XTP header at @skb->data
+ * @cover: the bytes CHECK covers (xtp_wire_check_hdr())
+ *
+ * A packet built on this host and not summed yet (CHECKSUM_PARTIAL, as
+ * over loopback or a veth) has nothing to verify, as for TCP.  A device's
+ * sum of the whole packet (CHECKSUM_COMPLETE) spares the reading when it
+ * covers what CHECK covers; otherwise the bytes are summed here.
+ *
+ * Return: true if CHECK verifies.
+ */
+bool xtp_csum_ok(struct sk_buff *skb, unsigned int cover)
+{
+	if (skb->ip_summed == CHECKSUM_PARTIAL)
+		return true;
+	if (skb->ip_summed == CHECKSUM_COMPLETE && cover == skb->len &&
+	    !csum_fold(skb->csum))
+		return true;
+	return !csum_fold(skb_checksum(skb, 0, cover, 0));
+}
+
+/**
+ * xtp_csum_set - compute and store CHECK of a packet to send
+ * @skb: the packet, linear, its XTP header at @skb->data and CHECK zero
+ * @nocheck: NOCHECK is set: CHECK covers the header only
+ */
+void xtp_csum_set(struct sk_buff *skb, bool nocheck)
+{
+	unsigned int cover = nocheck ? XTP_WIRE_HDR_LEN : skb->len;
+
+	*(__sum16 *)(skb->data + XTP_WIRE_OFF_CHECK) =
+		csum_fold(csum_partial(skb->data, cover, 0));
+}
