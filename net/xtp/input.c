@@ -216,6 +216,8 @@ EXPORT_SYMBOL_IF_KUNIT(xtp_queue_data);
  * Acknowledged data made room: wake a writer that ran out of it (it set
  * SOCK_NOSPACE, in sendmsg() or poll()), and nobody else.  The wait
  * queue is shared with readers, whom every ACK would wake otherwise.
+ * Only once a third of the buffer is free, as for TCP: a writer woken
+ * for every acknowledged packet would copy a packet per wakeup.
  */
 static void xtp_write_space(struct sock *sk)
 {
@@ -223,7 +225,7 @@ static void xtp_write_space(struct sock *sk)
 	struct socket_wq *wq;
 
 	if (!sock || !test_bit(SOCK_NOSPACE, &sock->flags) ||
-	    READ_ONCE(sk->sk_wmem_queued) >= READ_ONCE(sk->sk_sndbuf))
+	    !sk_stream_is_writeable(sk))
 		return;
 	clear_bit(SOCK_NOSPACE, &sock->flags);
 	/*

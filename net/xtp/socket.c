@@ -761,7 +761,7 @@ static __poll_t xtp_poll(struct file *file, struct socket *sock,
 		mask |= EPOLLHUP;
 	if ((state == TCP_ESTABLISHED || xs->first_pending) &&
 	    !xs->wclose_req) {
-		if (READ_ONCE(sk->sk_wmem_queued) < READ_ONCE(sk->sk_sndbuf))
+		if (sk_stream_is_writeable(sk))
 			mask |= EPOLLOUT | EPOLLWRNORM;
 		else
 			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);

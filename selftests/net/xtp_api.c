@@ -55,6 +55,25 @@ FIXTURE_TEARDOWN(pair)
 	close(self->ls);
 }
 
+/*
+ * A listener on @port whose children take SO_RCVBUF @rcvbuf, and an
+ * unconnected socket with SO_SNDBUF @sndbuf (0 leaves either alone).
+ */
+static int buf_sockets(int port, int rcvbuf, int sndbuf, int *ls, int *c)
+{
+	*ls = listener(port);
+	*c = xtp_socket();
+	if (*ls < 0 || *c < 0)
+		return -1;
+	if (rcvbuf && setsockopt(*ls, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+				 sizeof(rcvbuf)))
+		return -1;
+	if (sndbuf && setsockopt(*c, SOL_SOCKET, SO_SNDBUF, &sndbuf,
+				 sizeof(sndbuf)))
+		return -1;
+	return 0;
+}
+
 TEST(connect_refused)
 {
 	int fd = xtp_socket();
@@ -872,6 +891,56 @@ TEST(acks_do_not_wake_readers)
 }
 
 /*
+ * A sender is writable again once a third of its send buffer is free, as
+ * TCP's, not as soon as an acknowledgment frees a packet's room: then a
+ * writer woken by every acknowledgment copies a packet per wakeup.  With
+ * a receiver's window of 8000 bytes, a filled 300000-byte buffer frees
+ * only what the reader takes: it must take a quarter of the bytes queued
+ * (16 KB was enough before).
+ */
+TEST(writable_at_a_third_free)
+{
+	int ls, c, s, i, rcvbuf = 16000, sndbuf = 150000;
+	struct pollfd pfd = { .events = POLLOUT };
+	static char buf[65536];
+	long sent = 0, got = 0;
+	ssize_t n;
+
+	ASSERT_EQ(0, buf_sockets(7041, rcvbuf, sndbuf, &ls, &c));
+	ASSERT_EQ(0, connect_to(c, 7041));
+	s = accept(ls, NULL, NULL);
+	ASSERT_LE(0, s);
+	pfd.fd = c;
+	for (i = 0; i < 1000; i++) {
+		n = send(c, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n < 0)
+			break;
+		sent += n;
+	}
+	ASSERT_EQ(EAGAIN, errno);
+	/* What the window lets through is acknowledged by now. */
+	usleep(300000);
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	TH_LOG("%ld bytes queued, writable before the reader reads: %s",
+	       sent, pfd.revents & POLLOUT ? "yes" : "no");
+	for (i = 0; i < 5000 && !(pfd.revents & POLLOUT); i++) {
+		n = recv(s, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n > 0)
+			got += n;
+		else
+			usleep(1000);
+		ASSERT_LE(0, poll(&pfd, 1, 0));
+	}
+	EXPECT_TRUE(pfd.revents & POLLOUT);
+	TH_LOG("writable after the reader took %ld bytes", got);
+	/* A third of the buffer's truesize is about a third of the bytes. */
+	EXPECT_GE(got, sent / 4);
+	close(s);
+	close(c);
+	close(ls);
+}
+
+/*
  * A closed sender whose data is still flowing is not given up at
  * CTIMEOUT: with CTIMEOUT 1 s, 200 KB written and closed at once, and a
  * reader that takes 4 KB every 100 ms (about 5 s), the reader still gets
@@ -887,14 +956,7 @@ TEST(orphan_with_progress_outlives_ctimeout)
 
 	for (size_t i = 0; i < sizeof(buf); i++)
 		buf[i] = i * 11;
-	ls = listener(7015);
-	ASSERT_LE(0, ls);
-	ASSERT_EQ(0, setsockopt(ls, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
-				sizeof(rcvbuf)));
-	c = xtp_socket();
-	ASSERT_LE(0, c);
-	ASSERT_EQ(0, setsockopt(c, SOL_SOCKET, SO_SNDBUF, &sndbuf,
-				sizeof(sndbuf)));
+	ASSERT_EQ(0, buf_sockets(7015, rcvbuf, sndbuf, &ls, &c));
 	ASSERT_EQ(0, setsockopt(c, SOL_XTP, XTPSOCK_CTIMEOUT_TMO, &ctimeout,
 				sizeof(ctimeout)));
 	ASSERT_EQ(0, connect_to(c, 7015));
@@ -927,12 +989,7 @@ TEST(small_rcvbuf_flow_control)
 
 	for (size_t i = 0; i < sizeof(buf); i++)
 		buf[i] = i * 7;
-	ls = listener(7007);
-	ASSERT_LE(0, ls);
-	ASSERT_EQ(0, setsockopt(ls, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
-				sizeof(rcvbuf)));
-	c = xtp_socket();
-	ASSERT_LE(0, c);
+	ASSERT_EQ(0, buf_sockets(7007, rcvbuf, 0, &ls, &c));
 	ASSERT_EQ(0, connect_to(c, 7007));
 	s = accept(ls, NULL, NULL);
 	ASSERT_LE(0, s);
