@@ -262,25 +262,31 @@ for p in xtp tcp; do
 	xp "$p" "row9/lft/$p" 120 -m stream -b 1000000 -n 1
 done
 
-# Cross-check: Debian's iperf3, unmodified, over TCP and under withxtp.
+# Cross-check: Debian's iperf3, unmodified, over TCP and under withxtp,
+# on the veth and at 50 ms RTT.
 if command -v iperf3 >/dev/null; then
 	cc tcp-cubic >/dev/null
 	cc xtp-veno >/dev/null
-	for p in tcp xtp; do
-		pre=()
-		[ "$p" = xtp ] && pre=("$W")
-		ip netns exec "$NS_S" timeout 60 "${pre[@]}" iperf3 -s -1 -p 5201 \
-			>/dev/null 2>&1 &
-		srv=$!
-		sleep 1
-		bps=$(ip netns exec "$NS_C" timeout 60 "${pre[@]}" iperf3 -J \
-			-c 198.18.0.2 -p 5201 -t "$(pick 3 5)" 2>/dev/null |
-			jq -r '.end.sum_received.bits_per_second // empty')
-		wait "$srv"
-		printf '{"label":"iperf3/%s","proto":"%s","goodput_mbps":%s}\n' \
-			"$p" "$p" "$(awk -v b="${bps:-0}" 'BEGIN { printf "%.3f", b / 1e6 }')" \
-			>>"$res"
-		echo "iperf3/$p: ${bps:-FAILED} bit/s"
+	for path in veth 50ms; do
+		[ "$path" = 50ms ] && shape delay 25ms limit 100000
+		for p in tcp xtp; do
+			pre=()
+			[ "$p" = xtp ] && pre=("$W")
+			ip netns exec "$NS_S" timeout 60 "${pre[@]}" iperf3 -s -1 -p 5201 \
+				>/dev/null 2>&1 &
+			srv=$!
+			sleep 1
+			bps=$(ip netns exec "$NS_C" timeout 60 "${pre[@]}" iperf3 -J \
+				-c 198.18.0.2 -p 5201 -t "$(pick 3 5)" 2>/dev/null |
+				jq -r '.end.sum_received.bits_per_second // empty')
+			wait "$srv"
+			printf '{"label":"iperf3/%s/%s","proto":"%s","goodput_mbps":%s}\n' \
+				"$path" "$p" "$p" \
+				"$(awk -v b="${bps:-0}" 'BEGIN { printf "%.3f", b / 1e6 }')" \
+				>>"$res"
+			echo "iperf3/$path/$p: ${bps:-FAILED} bit/s"
+		done
 	done
+	shape
 fi
 echo "bench: $(wc -l <"$res") results"

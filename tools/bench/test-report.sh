@@ -30,6 +30,8 @@ cat >"$d/results.jsonl" <<'JSON'
 {"label":"row9/lft/xtp","clients":1,"seconds":0.1,"transactions":1,"errors":0}
 {"label":"row9/lft/tcp","clients":1,"seconds":0.2,"transactions":1,"errors":0}
 {"label":"row10/mtp","proto":"mtp","mode":"rr","clients":1,"seconds":10,"transactions":300,"errors":0,"p50_rtt":1.08,"p90_rtt":4.5,"p99_rtt":9}
+{"label":"iperf3/50ms/xtp","proto":"xtp","goodput_mbps":190}
+{"label":"iperf3/50ms/tcp","proto":"tcp","goodput_mbps":200}
 {"label":"row10/tcp","proto":"tcp","mode":"rr","clients":1,"seconds":10,"transactions":100,"errors":0,"p50_rtt":1.1,"p90_rtt":12.8,"p99_rtt":30}
 JSON
 
@@ -51,7 +53,7 @@ has() {
 	fi
 }
 
-echo "1..16"
+echo "1..18"
 n=$((n + 1))
 if [ $rc = 0 ]; then echo "ok $n - report.py runs"; else
 	echo "not ok $n - report.py runs: $(tail -3 "$d/out")"; fi
@@ -81,11 +83,15 @@ has "P90 of 4.5 RTT at 10% loss is over 4, not met" \
 	"| one-datagram MTP transaction, 10% loss each way | P90 ≤ 4 RTT | 4.50 RTT | **not met** |"
 has "row 10 shows median, P90 and P99 of each transport" \
 	"| tcp | 1.10 | 12.80 | 30.00 | 100 |  |"
+has "iperf3 at 50 ms: 190 against 200 Mbit/s is 0.95x, met" \
+	"| iperf3 under withxtp, 50ms | ≥ 0.95× TCP | 0.95× | met |"
+has "iperf3 without a veth run: its goal is n/a" \
+	"| iperf3 under withxtp, veth | ≥ 0.9× TCP | n/a | n/a |"
 has "the thesis row: 100 ms against 200 ms is 0.50" \
 	"| LFT, xft 1 MB (Table 15) | 100.000 | 200.000 | 0.50 | 1.07 |"
 n=$((n + 1))
-if /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results']; sys.exit(len(r) != 19)" "$d/results.json" 2>/dev/null; then
-	echo "ok $n - results.json holds the 19 results"
+if /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results']; sys.exit(len(r) != 21)" "$d/results.json" 2>/dev/null; then
+	echo "ok $n - results.json holds the 21 results"
 else
-	echo "not ok $n - results.json holds the 19 results"
+	echo "not ok $n - results.json holds the 21 results"
 fi
