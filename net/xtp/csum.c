@@ -18,22 +18,21 @@
  * @skb: the packet, its XTP header at @skb->data
  * @cover: the bytes CHECK covers (xtp_wire_check_hdr())
  *
- * A packet built on this host and not summed yet (CHECKSUM_PARTIAL, as
- * over loopback or a veth) has nothing to verify, as for TCP.  A device's
- * sum of the whole packet (CHECKSUM_COMPLETE) spares the reading when it
- * covers what CHECK covers; otherwise the bytes are summed here.
+ * When CHECK covers the whole packet, the kernel's validation of a
+ * checksum without a pseudo-header (ICMP's, GRE's) applies as it is: it
+ * takes a device's CHECKSUM_COMPLETE sum and reports a device whose sum
+ * was wrong.  A NOCHECK packet's header, or a packet with bytes after
+ * DLEN, is summed here.
  *
  * Return: true if CHECK verifies.
  */
 bool xtp_csum_ok(struct sk_buff *skb, unsigned int cover)
 {
-	if (skb->ip_summed == CHECKSUM_PARTIAL)
-		return true;
-	if (skb->ip_summed == CHECKSUM_COMPLETE && cover == skb->len &&
-	    !csum_fold(skb->csum))
-		return true;
+	if (cover == skb->len)
+		return !skb_checksum_simple_validate(skb);
 	return !csum_fold(skb_checksum(skb, 0, cover, 0));
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_csum_ok);
 
 /**
  * xtp_csum_set - compute and store CHECK of a packet to send
@@ -47,3 +46,4 @@ void xtp_csum_set(struct sk_buff *skb, bool nocheck)
 	*(__sum16 *)(skb->data + XTP_WIRE_OFF_CHECK) =
 		csum_fold(csum_partial(skb->data, cover, 0));
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_csum_set);

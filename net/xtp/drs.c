@@ -17,7 +17,12 @@
  * raise, so that is one round trip when the sender was waiting for the
  * window, more otherwise.  A smaller sample replaces the estimate at
  * once, a larger one moves it by an eighth, so a sender that was not
- * window limited for a while does not stretch the period much.
+ * window limited for a while does not stretch the period much; a sample
+ * that runs past eight estimates (an idle sender) is dropped.
+ *
+ * A period of reading longer than two round trips does not size the
+ * window: a reader that paused would count a whole backlog as one round
+ * trip's reading.  It starts the next period instead.
  *
  * Pure arithmetic: compiled into the module and into the unit tests.
  */
@@ -63,15 +68,21 @@ void xtp_drs_offer(struct xtp_drs *d, u64 now_ns, u64 old_alloc,
 void xtp_drs_arrival(struct xtp_drs *d, u64 now_ns, u64 rcv_nxt,
 		     u64 read_seq, u32 init_space)
 {
+	bool stale;
+
 	if (!d->mark_ns) {
 		d->mark_ns = now_ns;
 		d->mark_seq = read_seq;
 		d->space = init_space;
 	}
-	if (d->rtt_start_ns && rcv_nxt > d->rtt_seq) {
+	if (!d->rtt_start_ns)
+		return;
+	stale = d->rtt_ns &&
+		now_ns - d->rtt_start_ns > XTP_DRS_STALE * d->rtt_ns;
+	if (rcv_nxt > d->rtt_seq && !stale)
 		xtp_drs_rtt_sample(d, now_ns - d->rtt_start_ns);
+	if (rcv_nxt > d->rtt_seq || stale)
 		d->rtt_start_ns = 0;
-	}
 }
 
 /**
@@ -93,6 +104,8 @@ u32 xtp_drs_read(struct xtp_drs *d, u64 now_ns, u64 read_seq, u32 seg)
 	if (!d->rtt_ns || !d->mark_ns || now_ns - d->mark_ns < d->rtt_ns)
 		return 0;
 	copied = read_seq - d->mark_seq;
+	if (now_ns - d->mark_ns > 2 * d->rtt_ns)
+		copied = 0;
 	d->mark_ns = now_ns;
 	d->mark_seq = read_seq;
 	if (copied <= d->space)

@@ -28,6 +28,8 @@ struct xtp_drs {
 
 /* Segments of slack above twice a period's reading, as a floor. */
 #define XTP_DRS_SLACK_SEGS	16
+/* A round-trip sample running this many estimates is dropped. */
+#define XTP_DRS_STALE		8
 
 void xtp_drs_offer(struct xtp_drs *d, u64 now_ns, u64 old_alloc,
 		   u64 new_alloc);

@@ -224,6 +224,8 @@ static void xtp_write_space(struct sock *sk)
 	struct socket *sock = sk->sk_socket;
 	struct socket_wq *wq;
 
+	/* The room made before the test, against xtp_poll()'s. */
+	smp_mb();
 	if (!sock || !test_bit(SOCK_NOSPACE, &sock->flags) ||
 	    !sk_stream_is_writeable(sk))
 		return;

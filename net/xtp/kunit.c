@@ -1016,8 +1016,73 @@ static struct kunit_suite xtp_pmtu_suite = {
 	.test_cases = xtp_pmtu_cases,
 };
 
+/* RFC 1071 written out, CHECK (bytes 16-17) counted as zero: the oracle. */
+static u16 xtp_kt_rfc1071(const u8 *p, u32 cover)
+{
+	u32 sum = 0, i;
+
+	for (i = 0; i < cover; i += 2) {
+		u16 w = p[i] << 8 | (i + 1 < cover ? p[i + 1] : 0);
+
+		if (i != XTP_WIRE_OFF_CHECK)
+			sum += w;
+	}
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return ~sum & 0xffff;
+}
+
+/*
+ * CHECK as the kernel's helpers compute it is RFC 1071's value, stored in
+ * network order, at odd and even lengths, with and without NOCHECK; it
+ * verifies, and a changed byte of what it covers fails it.
+ */
+static void xtp_csum_matches_rfc1071(struct kunit *test)
+{
+	static const u32 lens[] = { 32, 33, 34, 35, 100, 1479, 1480 };
+	unsigned int i, nocheck;
+
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		for (nocheck = 0; nocheck < 2; nocheck++) {
+			u32 len = lens[i], cover, j;
+			struct sk_buff *skb;
+			u16 want;
+			u8 *p;
+
+			cover = nocheck ? XTP_WIRE_HDR_LEN : len;
+			skb = alloc_skb(len, GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, skb);
+			p = skb_put(skb, len);
+			for (j = 0; j < len; j++)
+				p[j] = j * 37 + len;
+			p[XTP_WIRE_OFF_CHECK] = 0;
+			p[XTP_WIRE_OFF_CHECK + 1] = 0;
+			want = xtp_kt_rfc1071(p, cover);
+			xtp_csum_set(skb, nocheck);
+			KUNIT_EXPECT_EQ(test, p[XTP_WIRE_OFF_CHECK], want >> 8);
+			KUNIT_EXPECT_EQ(test, p[XTP_WIRE_OFF_CHECK + 1],
+					want & 0xff);
+			KUNIT_EXPECT_TRUE(test, xtp_csum_ok(skb, cover));
+			p[cover - 1] ^= 1;
+			skb->ip_summed = CHECKSUM_NONE;
+			KUNIT_EXPECT_FALSE(test, xtp_csum_ok(skb, cover));
+			kfree_skb(skb);
+		}
+	}
+}
+
+static struct kunit_case xtp_csum_cases[] = {
+	KUNIT_CASE(xtp_csum_matches_rfc1071),
+	{}
+};
+
+static struct kunit_suite xtp_csum_suite = {
+	.name = "xtp_csum",
+	.test_cases = xtp_csum_cases,
+};
+
 kunit_test_suites(&xtp_atm_suite, &xtp_key_suite, &xtp_rcvq_suite,
-		  &xtp_recovery_suite, &xtp_pmtu_suite);
+		  &xtp_recovery_suite, &xtp_pmtu_suite, &xtp_csum_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests of the XTP module's internals");

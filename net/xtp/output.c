@@ -488,17 +488,22 @@ void xtp_push(struct sock *sk)
 void xtp_read_done(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
-	u64 old = xs->rcv_alloc;
+	u64 old = xs->rcv_alloc, alloc;
+	bool grew;
 
 	if (sk->sk_state != TCP_ESTABLISHED || xs->released || xs->end_sent)
 		return;
-	xtp_tune_rcvbuf(sk);
+	grew = xtp_tune_rcvbuf(sk);
 	if (xs->rcv_dreq && xs->rcv_nxt - xs->rcv_queued >= xs->rcv_dreq) {
 		xs->rcv_dreq = 0;
 		xtp_send_cntl(sk, 0);
 		return;
 	}
-	if (!xs->wclose_rcvd && xtp_rcv_alloc(sk) >= old + xs->rcv_wnd / 2)
+	if (xs->wclose_rcvd)
+		return;
+	/* xtp_rcv_alloc() also sets rcv_wnd from the buffer. */
+	alloc = xtp_rcv_alloc(sk);
+	if (grew || alloc >= old + xs->rcv_wnd / 2)
 		xtp_send_cntl(sk, 0);
 }
 

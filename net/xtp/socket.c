@@ -37,8 +37,10 @@ static int xtp_init_sock(struct sock *sk)
 	xs->cc_id = READ_ONCE(xtp_net(sock_net(sk))->cc);
 	xs->rtt_cache_sz = XTP_RTT_CACHE_MAX;
 	/* net.xtp.rmem's default gives LinuxXTP's window of 90000. */
-	sk->sk_rcvbuf = READ_ONCE(sysctl_xtp_rmem[1]);
-	sk->sk_sndbuf = READ_ONCE(sysctl_xtp_wmem[1]);
+	sk->sk_rcvbuf = max_t(int, READ_ONCE(sysctl_xtp_rmem[1]),
+			      SOCK_MIN_RCVBUF);
+	sk->sk_sndbuf = max_t(int, READ_ONCE(sysctl_xtp_wmem[1]),
+			      SOCK_MIN_SNDBUF);
 	xs->rcv_wnd = XTP_DEFAULT_WINDOW;
 	sock_set_flag(sk, SOCK_RCU_FREE);
 	/*
@@ -378,6 +380,8 @@ static int xtp_wait_sndbuf(struct sock *sk, long *timeo)
 		if (sk->sk_wmem_queued < READ_ONCE(sk->sk_sndbuf))
 			break;
 		if (!*timeo) {
+			/* Woken by room, as poll() asks: edge-triggered epoll. */
+			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
 			err = -EAGAIN;
 			break;
 		}
@@ -761,10 +765,19 @@ static __poll_t xtp_poll(struct file *file, struct socket *sock,
 		mask |= EPOLLHUP;
 	if ((state == TCP_ESTABLISHED || xs->first_pending) &&
 	    !xs->wclose_req) {
-		if (sk_stream_is_writeable(sk))
+		if (sk_stream_is_writeable(sk)) {
 			mask |= EPOLLOUT | EPOLLWRNORM;
-		else
+		} else {
 			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+			/*
+			 * An acknowledgment on another CPU may have made
+			 * room before it could see the bit: look again,
+			 * paired with xtp_write_space()'s barrier.
+			 */
+			smp_mb__after_atomic();
+			if (sk_stream_is_writeable(sk))
+				mask |= EPOLLOUT | EPOLLWRNORM;
+		}
 	} else if (xs->wclose_req || xs->released) {
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	}

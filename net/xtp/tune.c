@@ -6,11 +6,12 @@
  * A context starts with the middle value of each triple.  Unless the
  * application set SO_RCVBUF, the receive buffer then grows with what the
  * application reads per round trip (drs.c); the window stays a quarter
- * of it (xtp_rcv_alloc()).  Unless it set SO_SNDBUF, the send buffer
- * grows to hold twice the congestion window, in the truesize its queued
- * skbs actually take, so the window never waits for a writer.  Neither
- * grows past the triple's last value, nor while XTP's memory is above
- * the first value of net.xtp.mem; neither shrinks.
+ * of it (xtp_rcv_alloc()).  Unless it set SO_SNDBUF, the send buffer of
+ * a writer waiting for room grows to twice what may be in flight (the
+ * congestion window, or the peer's window if smaller), in the truesize
+ * its queued skbs actually take.  Neither grows past the triple's last
+ * value, nor while XTP's memory is above the first value of
+ * net.xtp.mem; neither shrinks.
  */
 #include <linux/ktime.h>
 #include <net/sock.h>
@@ -34,7 +35,7 @@ static bool xtp_may_grow(const struct sock *sk, u8 lock)
 
 /**
  * xtp_tune_offer - ALLOC goes out: a raise may start timing the sender
- * @sk: the context, owned by the caller
+ * @sk: the context, locked
  * @old_alloc: ALLOC advertised before
  * @new_alloc: ALLOC advertised now
  */
@@ -45,7 +46,7 @@ void xtp_tune_offer(struct sock *sk, u64 old_alloc, u64 new_alloc)
 
 /**
  * xtp_tune_arrival - in-order data arrived: time the sender
- * @sk: the context, owned by the caller
+ * @sk: the context, locked
  */
 void xtp_tune_arrival(struct sock *sk)
 {
@@ -59,7 +60,7 @@ void xtp_tune_arrival(struct sock *sk)
 
 /**
  * xtp_tune_rcvbuf - the application read: grow the receive buffer
- * @sk: the context, owned by the caller
+ * @sk: the context, locked
  *
  * Return: true if the buffer, and so the window, grew.
  */
@@ -82,7 +83,7 @@ bool xtp_tune_rcvbuf(struct sock *sk)
 
 /**
  * xtp_tune_sndbuf - an acknowledgment came: grow the send buffer
- * @sk: the context, owned by the caller
+ * @sk: the context, locked
  *
  * While a writer waits for room, the buffer grows to twice what may be
  * in flight: the congestion window, or less if the peer's window is
@@ -101,7 +102,8 @@ void xtp_tune_sndbuf(struct sock *sk)
 	/* At what each queued byte costs now, in skbs and their heads. */
 	want = div64_u64(2 * flight * READ_ONCE(sk->sk_wmem_queued), payload);
 	want = min_t(u64, want, READ_ONCE(sysctl_xtp_wmem[2]));
-	if (want <= READ_ONCE(sk->sk_sndbuf))
+	/* Never below what memory pressure will give back. */
+	if (want <= max(READ_ONCE(sk->sk_sndbuf), xs->sndbuf_want))
 		return;
 	WRITE_ONCE(sk->sk_sndbuf, (int)want);
 	xs->sndbuf_want = (int)want;

@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -935,6 +936,47 @@ TEST(writable_at_a_third_free)
 	TH_LOG("writable after the reader took %ld bytes", got);
 	/* A third of the buffer's truesize is about a third of the bytes. */
 	EXPECT_GE(got, sent / 4);
+	close(s);
+	close(c);
+	close(ls);
+}
+
+/*
+ * An edge-triggered epoll writer that sent until EAGAIN, and never
+ * called poll() since, is told when room comes back: send()'s EAGAIN
+ * asks for the wakeup as poll() does (SOCK_NOSPACE).
+ */
+TEST(epoll_et_writer_woken)
+{
+	int ls, c, s, ep, i, n = 0, sndbuf = 32768;
+	struct epoll_event ev = { .events = EPOLLOUT | EPOLLET };
+	static char buf[65536];
+	long got = 0;
+	ssize_t r;
+
+	ASSERT_EQ(0, buf_sockets(7042, 0, sndbuf, &ls, &c));
+	ASSERT_EQ(0, connect_to(c, 7042));
+	s = accept(ls, NULL, NULL);
+	ASSERT_LE(0, s);
+	ep = epoll_create1(0);
+	ASSERT_LE(0, ep);
+	ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, c, &ev));
+	/* Writable when added: that edge is taken now. */
+	ASSERT_EQ(1, epoll_wait(ep, &ev, 1, 1000));
+	for (i = 0; i < 1000; i++)
+		if (send(c, buf, sizeof(buf), MSG_DONTWAIT) < 0)
+			break;
+	ASSERT_EQ(EAGAIN, errno);
+	/* The reader drains; the writer only waits in epoll_wait(). */
+	for (i = 0; i < 200 && !n; i++) {
+		while ((r = recv(s, buf, sizeof(buf), MSG_DONTWAIT)) > 0)
+			got += r;
+		n = epoll_wait(ep, &ev, 1, 20);
+	}
+	TH_LOG("the reader took %ld bytes; epoll_wait() gave %d", got, n);
+	ASSERT_EQ(1, n);
+	EXPECT_TRUE(ev.events & EPOLLOUT);
+	close(ep);
 	close(s);
 	close(c);
 	close(ls);

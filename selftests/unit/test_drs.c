@@ -109,6 +109,39 @@ TEST(window_follows_the_reading)
 	EXPECT_EQ(2 * 20 + 16 * SEG, xtp_drs_read(&d, t, 290020, SEG));
 }
 
+/* A sample that outlives eight estimates (an idle sender) is dropped. */
+TEST(stale_sample_dropped)
+{
+	struct xtp_drs d = { 0 };
+
+	sample(&d, 10 * MS);
+	xtp_drs_offer(&d, 1 * MS, 5000, 6000);
+	/* Nothing beyond the old ALLOC for 81 ms: no sample of 81 ms. */
+	xtp_drs_arrival(&d, 82 * MS, 5001, 0, SEG);
+	EXPECT_EQ(10 * MS, d.rtt_ns);
+	EXPECT_EQ(0, d.rtt_start_ns);
+	/* Eight estimates exactly still count. */
+	xtp_drs_offer(&d, 100 * MS, 6000, 7000);
+	xtp_drs_arrival(&d, 180 * MS, 6001, 0, SEG);
+	EXPECT_EQ(10 * MS + 70 * MS / 8, d.rtt_ns);
+}
+
+/* A reader that paused does not count its backlog as one period's. */
+TEST(pause_is_not_a_period)
+{
+	struct xtp_drs d = { .rtt_ns = 50 * MS, .mark_ns = 1,
+			     .space = 16 * SEG };
+
+	/* 1 MB read after a 101 ms pause: no window, a new period. */
+	EXPECT_EQ(0, xtp_drs_read(&d, 101 * MS + 2, 1 << 20, SEG));
+	EXPECT_EQ(16 * SEG, d.space);
+	EXPECT_EQ(1 << 20, d.mark_seq);
+	EXPECT_EQ(101 * MS + 2, d.mark_ns);
+	/* The same amount in one round trip sizes it. */
+	EXPECT_EQ(4 * (1 << 20),
+		  xtp_drs_read(&d, 151 * MS + 2, 2 << 20, SEG));
+}
+
 /* Readings beyond 32 bits saturate rather than wrap. */
 TEST(window_saturates)
 {
