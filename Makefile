@@ -69,15 +69,15 @@ vm: modules selftests
 		$(TOP)/tools/vm/guest-run.sh build/vm/cmd/stage build/vm/cmd/cmd.sh; \
 	rc=$$?; cat build/vm/cmd/cmd.out; exit $$rc
 
-# compat.h is where version tests belong (the team's design notes,
-# shared/DESIGN.md beside this repository), so its
-# LINUX_VERSION_CODE warnings are expected there and nowhere else.
+# The compat headers (include/net/kcompat.h and each module's compat.h)
+# are where kernel version tests belong, so their LINUX_VERSION_CODE
+# warnings are expected there and nowhere else.
 CHECKPATCH	= perl $(KSRC)/scripts/checkpatch.pl --strict --no-tree --terse \
 		  --show-types
 checkpatch: $(KSRC)/.done
-	$(CHECKPATCH) -f $(filter-out %/compat.h,$(CHECKPATCH_FILES))
+	$(CHECKPATCH) -f $(filter-out %compat.h,$(CHECKPATCH_FILES))
 	$(CHECKPATCH) --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON \
-		-f $(filter %/compat.h,$(CHECKPATCH_FILES))
+		-f $(filter %compat.h,$(CHECKPATCH_FILES))
 
 check:
 	@$(TOP)/tools/check.sh

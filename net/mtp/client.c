@@ -985,7 +985,7 @@ static void mtp_txn_timeout(struct mtp_ctxn *t, struct sk_buff_head *out)
 
 static void mtp_txn_timer(struct timer_list *tl)
 {
-	struct mtp_ctxn *t = mtp_timer_owner(t, tl, timer);
+	struct mtp_ctxn *t = timer_container_of(t, tl, timer);
 	struct mtp_sock *ms = t->ms;
 	struct sk_buff_head out;
 

@@ -1,38 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * MTP: the differences between the kernels the module builds against
- * (6.1 and 6.12), in one place.
+ * (6.1 and 6.12) that only MTP meets; <net/kcompat.h> has those XTP meets
+ * too.
  */
 #ifndef _NET_MTP_COMPAT_H
 #define _NET_MTP_COMPAT_H
 
-#include <linux/export.h>
-#include <linux/timer.h>
 #include <linux/version.h>
+#include <net/kcompat.h>
 #include <net/net_namespace.h>
 #include <net/udp_tunnel.h>
-
-/* from_timer() was renamed timer_container_of(); use whichever exists. */
-#ifdef timer_container_of
-#define mtp_timer_owner(var, t, field)	timer_container_of(var, t, field)
-#else
-#define mtp_timer_owner(var, t, field)	from_timer(var, t, field)
-#endif
-
-/*
- * 6.5 made per-namespace sysctl tables sized instead of terminated; the
- * tables keep their terminating entry for the older interface.
- */
-static inline struct ctl_table_header *
-mtp_register_sysctl(struct net *net, const char *path,
-		    struct ctl_table *table, size_t n_with_sentinel)
-{
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
-	return register_net_sysctl_sz(net, path, table, n_with_sentinel - 1);
-#else
-	return register_net_sysctl(net, path, table);
-#endif
-}
 
 /*
  * udp_tunnel_xmit_skb() as 6.1 and 6.12 define it; later kernels changed
@@ -68,18 +46,6 @@ static inline void mtp_encap_err_rcv(struct sock *sk, struct sk_buff *skb,
 {
 	mtp_icmp_err(sk, skb, udp_offset);
 }
-#endif
-
-/*
- * KUnit hooks: with CONFIG_KUNIT a few internals become visible to
- * mtp_kunit.ko.  Kernels without <kunit/visibility.h> (before 6.2,
- * unless backported) get the !CONFIG_KUNIT meaning of its macros.
- */
-#if __has_include("kunit/visibility.h")
-#include <kunit/visibility.h>
-#else
-#define EXPORT_SYMBOL_IF_KUNIT(...)
-#define VISIBLE_IF_KUNIT		static
 #endif
 
 #endif /* _NET_MTP_COMPAT_H */

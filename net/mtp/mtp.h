@@ -339,7 +339,7 @@ static inline struct sock *mtp_to_sk(struct mtp_sock *ms)
 }
 
 /**
- * mtp_drop - free a datagram that was not taken, saying why
+ * mtp_drop() - free a datagram that was not taken, saying why
  * @ms: the MTP socket it reached, or NULL
  * @skb: the datagram
  * @reason: the nearest SKB_DROP_REASON_* (the table in mtp.rst)

@@ -238,7 +238,7 @@ static void mtp_srec_expire(struct mtp_sock *ms, struct list_head *list,
  */
 void mtp_server_gc(struct timer_list *t)
 {
-	struct mtp_sock *ms = mtp_timer_owner(ms, t, gc_timer);
+	struct mtp_sock *ms = timer_container_of(ms, t, gc_timer);
 
 	spin_lock_bh(&ms->lock);
 	mtp_srec_expire(ms, &ms->srec_lru, false);

@@ -2,11 +2,8 @@
 /*
  * MTP: net.mtp.* sysctls, one set per network namespace.
  */
-#include <linux/slab.h>
-#include <linux/sysctl.h>
-#include <net/net_namespace.h>
+#include <net/pernet_sysctl.h>
 
-#include "compat.h"
 #include "mtp.h"
 
 static int mtp_one = 1;
@@ -21,6 +18,7 @@ static int mtp_int_max_capped = INT_MAX;
 #define MTP_SYSCTL_MIN_MAX(field, min, max)			\
 	{							\
 		.procname	= #field,			\
+		.data		= PERNET_SYSCTL_FIELD(struct mtp_net, field), \
 		.maxlen		= sizeof(int),			\
 		.mode		= 0644,				\
 		.proc_handler	= proc_dointvec_minmax,		\
@@ -35,8 +33,7 @@ static int mtp_int_max_capped = INT_MAX;
 #define MTP_SYSCTL0_CAP(field)					\
 	MTP_SYSCTL_MIN_MAX(field, SYSCTL_ZERO, &mtp_int_max_capped)
 
-/* The order must match mtp_sysctl_init_net()'s data pointers. */
-static struct ctl_table mtp_sysctl_template[] = {
+static const struct ctl_table mtp_sysctl_template[] = {
 	MTP_SYSCTL(repeat_ms),
 	MTP_SYSCTL(repeat_min_ms),
 	MTP_SYSCTL(expire_ms),
@@ -47,21 +44,10 @@ static struct ctl_table mtp_sysctl_template[] = {
 	MTP_SYSCTL_CAP(max_txns),
 	MTP_SYSCTL0(reorder),
 	MTP_SYSCTL0_CAP(kping_rate),
-	{ }
+	KCOMPAT_SYSCTL_END
 };
 
-/*
- * A capped sysctl of a new namespace: bounded by the initial namespace's
- * value (read when written), and starting no higher.
- */
-static void mtp_sysctl_cap(struct ctl_table *t, struct mtp_net *mn)
-{
-	int *init = (int *)((char *)mtp_net(&init_net) +
-			    ((char *)t->data - (char *)mn));
-
-	t->extra2 = init;
-	*(int *)t->data = min(*(int *)t->data, READ_ONCE(*init));
-}
+static const void *const mtp_sysctl_capped[] = { &mtp_int_max_capped };
 
 void mtp_sysctl_defaults(struct mtp_net *mn)
 {
@@ -80,42 +66,18 @@ void mtp_sysctl_defaults(struct mtp_net *mn)
 int mtp_sysctl_init_net(struct net *net)
 {
 	struct mtp_net *mn = mtp_net(net);
-	int *data[] = {
-		&mn->repeat_ms, &mn->repeat_min_ms, &mn->expire_ms,
-		&mn->cache_ms, &mn->cache_obj_bytes, &mn->cache_sock_bytes,
-		&mn->srv_max_pending, &mn->max_txns, &mn->reorder,
-		&mn->kping_rate,
-	};
-	struct ctl_table *tbl;
-	unsigned int i;
 
-	BUILD_BUG_ON(ARRAY_SIZE(data) != ARRAY_SIZE(mtp_sysctl_template) - 1);
 	mtp_sysctl_defaults(mn);
 	mtp_kping_init_net(mn);
-	tbl = kmemdup(mtp_sysctl_template, sizeof(mtp_sysctl_template),
-		      GFP_KERNEL);
-	if (!tbl)
-		return -ENOMEM;
-	for (i = 0; i < ARRAY_SIZE(data); i++) {
-		tbl[i].data = data[i];
-		if (!net_eq(net, &init_net) &&
-		    tbl[i].extra2 == &mtp_int_max_capped)
-			mtp_sysctl_cap(&tbl[i], mn);
-	}
-	mn->sysctl = mtp_register_sysctl(net, "net/mtp", tbl,
-					 ARRAY_SIZE(mtp_sysctl_template));
-	if (!mn->sysctl) {
-		kfree(tbl);
-		return -ENOMEM;
-	}
-	return 0;
+	mn->sysctl = pernet_sysctl_register(net, "net/mtp", mtp_sysctl_template,
+					    ARRAY_SIZE(mtp_sysctl_template),
+					    mn, mtp_net(&init_net),
+					    mtp_sysctl_capped,
+					    ARRAY_SIZE(mtp_sysctl_capped));
+	return mn->sysctl ? 0 : -ENOMEM;
 }
 
 void mtp_sysctl_exit_net(struct net *net)
 {
-	struct mtp_net *mn = mtp_net(net);
-	const struct ctl_table *tbl = mn->sysctl->ctl_table_arg;
-
-	unregister_net_sysctl_table(mn->sysctl);
-	kfree(tbl);
+	pernet_sysctl_unregister(mtp_net(net)->sysctl);
 }

@@ -26,6 +26,7 @@
 #define MTP_HEADROOM	(MAX_HEADER + sizeof(struct iphdr) + \
 			 sizeof(struct udphdr))
 
+static_assert(__MTP_MIB_MAX <= 256);	/* mtp_wire_mib[] holds u8 */
 static const u8 mtp_wire_mib[MTP_WIRE_NERR] = {
 	[MTP_WIRE_ETRUNC]	= MTP_MIB_INTRUNCATED,
 	[MTP_WIRE_EVERSION]	= MTP_MIB_INBADVERSION,

@@ -9,47 +9,13 @@
 #include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <net/kcompat.h>
 
 #include "wire.h"
 
 static_assert(MTP_WIRE_OFF_TAG + 2 == MTP_WIRE_HDR_LEN);
 static_assert(1 << MTP_WIRE_SHIFT_MAX == MTP_WIRE_MAX_MULTI);
 static_assert((MTP_OPT_ALL & (MTP_OPT_ALL + 1)) == 0);
-
-static u16 mtp_get16(const u8 *p)
-{
-	return (u16)(p[0] << 8 | p[1]);
-}
-
-static u32 mtp_get32(const u8 *p)
-{
-	return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3];
-}
-
-static u64 mtp_get64(const u8 *p)
-{
-	return (u64)mtp_get32(p) << 32 | mtp_get32(p + 4);
-}
-
-static void mtp_put16(u8 *p, u16 v)
-{
-	p[0] = v >> 8;
-	p[1] = v;
-}
-
-static void mtp_put32(u8 *p, u32 v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
-}
-
-static void mtp_put64(u8 *p, u64 v)
-{
-	mtp_put32(p, v >> 32);
-	mtp_put32(p + 4, (u32)v);
-}
 
 /**
  * mtp_wire_check() - validate a message's fields against each other
@@ -130,17 +96,17 @@ int mtp_wire_decode_hdr(const void *buf, size_t len, struct mtp_wire_msg *m)
 	m->action = p[MTP_WIRE_OFF_ACTION];
 	m->flag = p[MTP_WIRE_OFF_FLAG];
 	m->dgram_shift = p[MTP_WIRE_OFF_SHIFT];
-	m->reqid = mtp_get32(p + MTP_WIRE_OFF_REQID);
-	m->channel = mtp_get32(p + MTP_WIRE_OFF_CHANNEL);
-	m->address = mtp_get32(p + MTP_WIRE_OFF_ADDRESS);
-	m->rsize = mtp_get32(p + MTP_WIRE_OFF_RSIZE);
-	m->limit = mtp_get16(p + MTP_WIRE_OFF_LIMIT);
-	m->tag = mtp_get16(p + MTP_WIRE_OFF_TAG);
+	m->reqid = get_unaligned_be32(p + MTP_WIRE_OFF_REQID);
+	m->channel = get_unaligned_be32(p + MTP_WIRE_OFF_CHANNEL);
+	m->address = get_unaligned_be32(p + MTP_WIRE_OFF_ADDRESS);
+	m->rsize = get_unaligned_be32(p + MTP_WIRE_OFF_RSIZE);
+	m->limit = get_unaligned_be16(p + MTP_WIRE_OFF_LIMIT);
+	m->tag = get_unaligned_be16(p + MTP_WIRE_OFF_TAG);
 	hlen = mtp_wire_hdr_len(m);
 	if (len < hlen)
 		return -MTP_WIRE_ETRUNC;
 	if (m->options & MTP_OPT_TOKEN)
-		m->token = mtp_get64(p + MTP_WIRE_HDR_LEN);
+		m->token = get_unaligned_be64(p + MTP_WIRE_HDR_LEN);
 	m->payload = p + hlen;
 	m->payload_len = len - hlen > 0xffffffffU ?
 			 0xffffffffU : (u32)(len - hlen);
@@ -186,14 +152,14 @@ int mtp_wire_encode_hdr(const struct mtp_wire_msg *m, void *buf, size_t cap)
 	p[MTP_WIRE_OFF_ACTION] = m->action;
 	p[MTP_WIRE_OFF_FLAG] = m->flag;
 	p[MTP_WIRE_OFF_SHIFT] = m->dgram_shift;
-	mtp_put32(p + MTP_WIRE_OFF_REQID, m->reqid);
-	mtp_put32(p + MTP_WIRE_OFF_CHANNEL, m->channel);
-	mtp_put32(p + MTP_WIRE_OFF_ADDRESS, m->address);
-	mtp_put32(p + MTP_WIRE_OFF_RSIZE, m->rsize);
-	mtp_put16(p + MTP_WIRE_OFF_LIMIT, m->limit);
-	mtp_put16(p + MTP_WIRE_OFF_TAG, m->tag);
+	put_unaligned_be32(m->reqid, p + MTP_WIRE_OFF_REQID);
+	put_unaligned_be32(m->channel, p + MTP_WIRE_OFF_CHANNEL);
+	put_unaligned_be32(m->address, p + MTP_WIRE_OFF_ADDRESS);
+	put_unaligned_be32(m->rsize, p + MTP_WIRE_OFF_RSIZE);
+	put_unaligned_be16(m->limit, p + MTP_WIRE_OFF_LIMIT);
+	put_unaligned_be16(m->tag, p + MTP_WIRE_OFF_TAG);
 	if (m->options & MTP_OPT_TOKEN)
-		mtp_put64(p + MTP_WIRE_HDR_LEN, m->token);
+		put_unaligned_be64(m->token, p + MTP_WIRE_HDR_LEN);
 	return mtp_wire_hdr_len(m);
 }
 

@@ -69,7 +69,7 @@ static void xtp_atm_free(struct xtp_net *xn, struct xtp_atm_entry *e,
 
 static void xtp_atm_expire(struct timer_list *t)
 {
-	struct xtp_atm_entry *e = from_timer(e, t, timer);
+	struct xtp_atm_entry *e = timer_container_of(e, t, timer);
 	struct xtp_net *xn = xtp_net(e->net);
 
 	spin_lock_bh(&xn->atm_lock);
@@ -148,7 +148,7 @@ void xtp_atm_exit_net(struct net *net)
 }
 
 /**
- * xtp_atm_seq_show - one line per ATM entry, for /proc/net/xtp/atm
+ * xtp_atm_seq_show() - one line per ATM entry, for /proc/net/xtp/atm
  * @seq: the file
  * @net: its namespace
  *
@@ -183,7 +183,7 @@ void xtp_atm_seq_show(struct seq_file *seq, struct net *net)
 }
 
 /**
- * xtp_atm_lookup - Full Context Lookup of a FIRST
+ * xtp_atm_lookup() - Full Context Lookup of a FIRST
  * @net: namespace
  * @addr: initiator address
  * @key: initiator key
@@ -216,7 +216,7 @@ enum xtp_atm_state xtp_atm_lookup(struct net *net, __be32 addr, u64 key,
 EXPORT_SYMBOL_IF_KUNIT(xtp_atm_lookup);
 
 /**
- * xtp_atm_add - record the initiator of an association being accepted
+ * xtp_atm_add() - record the initiator of an association being accepted
  * @sk: the new context
  * @addr: initiator address
  * @key: initiator key
@@ -262,7 +262,7 @@ int xtp_atm_add(struct sock *sk, __be32 addr, u64 key)
 EXPORT_SYMBOL_IF_KUNIT(xtp_atm_add);
 
 /**
- * xtp_atm_release - the context of an ATM entry is gone
+ * xtp_atm_release() - the context of an ATM entry is gone
  * @sk: the context
  *
  * The entry outlives it by 2 x MSL unless XTPSOCK_NO_ATMAP_TIMER is set.

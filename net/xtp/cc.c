@@ -24,7 +24,7 @@ static const struct xtp_cc_ops *const xtp_ccs[] = {
 };
 
 /**
- * xtp_cc_find - a controller by its &enum xtp_cc value
+ * xtp_cc_find() - a controller by its &enum xtp_cc value
  * @id: the value
  *
  * Return: the controller, or NULL if there is none with that value.
@@ -40,7 +40,7 @@ const struct xtp_cc_ops *xtp_cc_find(int id)
 }
 
 /**
- * xtp_cc_init_window - the initial congestion window of a context
+ * xtp_cc_init_window() - the initial congestion window of a context
  * @xs: the context
  *
  * XTPSOCK_INIT_TRAINSIZE if set; otherwise SCC starts with one packet as
@@ -56,7 +56,7 @@ u32 xtp_cc_init_window(const struct xtp_sock *xs)
 }
 
 /**
- * xtp_cc_init_thresh - the initial linear threshold (slow-start threshold)
+ * xtp_cc_init_thresh() - the initial linear threshold (slow-start threshold)
  * @xs: the context
  *
  * XTPSOCK_LN_THRESH if set; otherwise SCC uses the 32000 bytes of every
@@ -72,7 +72,7 @@ u32 xtp_cc_init_thresh(const struct xtp_sock *xs)
 }
 
 /**
- * xtp_cc_start - the association starts: fresh congestion and RTT state
+ * xtp_cc_start() - the association starts: fresh congestion and RTT state
  * @sk: the context
  */
 void xtp_cc_start(struct sock *sk)
@@ -98,7 +98,7 @@ void xtp_cc_start(struct sock *sk)
 EXPORT_SYMBOL_IF_KUNIT(xtp_cc_start);
 
 /**
- * xtp_in_flight - bytes sent and neither acknowledged, seen nor lost
+ * xtp_in_flight() - bytes sent and neither acknowledged, seen nor lost
  * @xs: the context
  *
  * Return: bytes.
@@ -127,7 +127,7 @@ void xtp_send_timer_init(struct sock *sk)
 }
 
 /**
- * xtp_send_timer_at - run xtp_push() at @ns, or earlier if already due
+ * xtp_send_timer_at() - run xtp_push() at @ns, or earlier if already due
  * @sk: the context, locked
  * @ns: CLOCK_MONOTONIC time
  *
@@ -157,7 +157,7 @@ void xtp_send_timer_at(struct sock *sk, u64 ns)
 #define XTP_PACING_SLACK_NS	NSEC_PER_MSEC
 
 /**
- * xtp_pacing_wait - must the next packet wait for its departure time?
+ * xtp_pacing_wait() - must the next packet wait for its departure time?
  * @sk: the context, locked
  *
  * Sets the send timer if so.
@@ -176,7 +176,7 @@ bool xtp_pacing_wait(struct sock *sk)
 }
 
 /**
- * xtp_pacing_sent - a packet of @len bytes left: set the next departure
+ * xtp_pacing_sent() - a packet of @len bytes left: set the next departure
  * @sk: the context, locked
  * @len: its payload
  *
@@ -202,7 +202,7 @@ void xtp_pacing_sent(struct sock *sk, u32 len)
 }
 
 /**
- * xtp_send_timer_stop - cancel the send timer
+ * xtp_send_timer_stop() - cancel the send timer
  * @sk: the context, locked
  *
  * A callback already running finds the context released and only drops

@@ -1,25 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * XTP: differences between the kernels the module builds for (6.1, 6.12).
+ * XTP: differences between the kernels the module builds for (6.1, 6.12)
+ * that only XTP meets; <net/kcompat.h> has those MTP meets too.
  */
 #ifndef _NET_XTP_COMPAT_H
 #define _NET_XTP_COMPAT_H
 
-#include <linux/export.h>
-#include <linux/timer.h>
 #include <linux/version.h>
-
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
-#define timer_delete_sync(t)	del_timer_sync(t)
-#define timer_delete(t)		del_timer(t)
-#endif
-
-/* The memory pressure helpers left <net/sock.h> in 6.10. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
-#include <net/proto_memory.h>
-#else
-#include <net/sock.h>
-#endif
+#include <net/kcompat.h>
 
 /* proto_ops.accept took (flags, kern) until 6.10 */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
@@ -38,32 +26,6 @@
  */
 #define XTP_DIAG_HAS_OWNER \
 	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0))
-
-/*
- * Sysctl tables are sized by the caller since 6.6; before, they end with
- * an empty entry.
- */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
-#define XTP_SYSCTL_END
-#define xtp_register_net_sysctl(net, path, table, n) \
-	register_net_sysctl_sz(net, path, table, n)
-#else
-#define XTP_SYSCTL_END	{ }
-#define xtp_register_net_sysctl(net, path, table, n) \
-	({ (void)(n); register_net_sysctl(net, path, table); })
-#endif
-
-/*
- * KUnit hooks: with CONFIG_KUNIT a few internals become visible to
- * xtp_kunit.ko.  Kernels without <kunit/visibility.h> (before 6.2,
- * unless backported) get the !CONFIG_KUNIT meaning of its macros.
- */
-#if __has_include("kunit/visibility.h")
-#include <kunit/visibility.h>
-#else
-#define EXPORT_SYMBOL_IF_KUNIT(...)
-#define VISIBLE_IF_KUNIT		static
-#endif
 
 /*
  * sendfile() and splice() into a socket: since 6.5 they call sendmsg()

@@ -71,7 +71,7 @@ void xtp_ctx_exit_net(struct net *net)
 }
 
 /**
- * xtp_ctx_init - reset the protocol state of a new or cloned context
+ * xtp_ctx_init() - reset the protocol state of a new or cloned context
  * @sk: the context
  *
  * Configuration (association type, timers, ...) is left alone: a new
@@ -153,7 +153,7 @@ void xtp_ctx_init(struct sock *sk)
 }
 
 /**
- * xtp_ctx_track - count a new socket (or child) and list it for /proc
+ * xtp_ctx_track() - count a new socket (or child) and list it for /proc
  * @sk: the socket
  */
 void xtp_ctx_track(struct sock *sk)
@@ -169,7 +169,7 @@ void xtp_ctx_track(struct sock *sk)
 }
 
 /**
- * xtp_ctx_untrack - the socket is being destroyed
+ * xtp_ctx_untrack() - the socket is being destroyed
  * @sk: the socket
  */
 void xtp_ctx_untrack(struct sock *sk)
@@ -184,7 +184,7 @@ void xtp_ctx_untrack(struct sock *sk)
 }
 
 /**
- * xtp_ctx_walk - take references on the next contexts of a namespace
+ * xtp_ctx_walk() - take references on the next contexts of a namespace
  * @net: the namespace
  * @pos: where to start; on return, just past the last entry examined
  * @match: which contexts to take; called under the table's lock with
@@ -237,7 +237,7 @@ out:
 EXPORT_SYMBOL_GPL(xtp_ctx_walk);
 
 /**
- * xtp_key_insert - give a context its key and make it reachable by it
+ * xtp_key_insert() - give a context its key and make it reachable by it
  * @sk: the context
  *
  * Return: 0, or -errno if the table cannot take it.
@@ -285,7 +285,7 @@ static struct sock *xtp_ctx_get(struct xtp_sock *xs)
 }
 
 /**
- * xtp_key_lookup - the context whose own key is @key
+ * xtp_key_lookup() - the context whose own key is @key
  * @net: namespace
  * @key: key without the RETURN bit
  *
@@ -304,7 +304,7 @@ struct sock *xtp_key_lookup(struct net *net, u64 key)
 EXPORT_SYMBOL_IF_KUNIT(xtp_key_lookup);
 
 /**
- * xtp_peer_insert - make a context reachable by its peer's key and address
+ * xtp_peer_insert() - make a context reachable by its peer's key and address
  * @sk: the context, @pkey and the peer's address known
  *
  * Two contexts of one peer address with the same peer key can only come
@@ -336,7 +336,7 @@ void xtp_peer_remove(struct sock *sk)
 }
 
 /**
- * xtp_peer_lookup - the context that sends to @addr with key @key
+ * xtp_peer_lookup() - the context that sends to @addr with key @key
  * @net: namespace
  * @key: the key of our packet, RETURN bit cleared
  * @addr: its destination
@@ -385,7 +385,7 @@ static bool xtp_port_conflict(struct xtp_net *xn, const struct sock *sk,
 }
 
 /**
- * xtp_port_bind - bind a socket to a local address and port
+ * xtp_port_bind() - bind a socket to a local address and port
  * @sk: the socket, not yet bound
  * @addr: local address or INADDR_ANY
  * @port: port in host order, 0 for an ephemeral one
@@ -427,7 +427,7 @@ int xtp_port_bind(struct sock *sk, __be32 addr, u16 port)
 }
 
 /**
- * xtp_port_listen - make a bound socket a listener
+ * xtp_port_listen() - make a bound socket a listener
  * @sk: the socket, bound, locked
  *
  * Sockets that share the port through SO_REUSEADDR may not listen side by
@@ -462,7 +462,7 @@ void xtp_port_unbind(struct sock *sk)
 }
 
 /**
- * xtp_listener_lookup - First Packet Matching: who accepts this FIRST?
+ * xtp_listener_lookup() - First Packet Matching: who accepts this FIRST?
  * @net: namespace
  * @daddr: the FIRST's IP destination
  * @port: destination port from its address segment
@@ -504,7 +504,7 @@ struct sock *xtp_listener_lookup(struct net *net, __be32 daddr, u16 port,
 }
 
 /**
- * xtp_ctx_done - the association is over
+ * xtp_ctx_done() - the association is over
  * @sk: the context, locked
  * @err: error for the application, 0 for a normal end
  *
@@ -537,7 +537,7 @@ void xtp_ctx_done(struct sock *sk, int err)
 }
 
 /**
- * xtp_ctx_release - drop the protocol's reference on a finished context
+ * xtp_ctx_release() - drop the protocol's reference on a finished context
  * @sk: the context, released and orphaned
  *
  * Called exactly once per context, when both the owner (close) and the

@@ -14,7 +14,7 @@
 #include "xtp.h"
 
 /**
- * xtp_csum_ok - verify CHECK of a received packet
+ * xtp_csum_ok() - verify CHECK of a received packet
  * @skb: the packet, its XTP header at @skb->data
  * @cover: the bytes CHECK covers (xtp_wire_check_hdr())
  *
@@ -35,7 +35,7 @@ bool xtp_csum_ok(struct sk_buff *skb, unsigned int cover)
 EXPORT_SYMBOL_IF_KUNIT(xtp_csum_ok);
 
 /**
- * xtp_csum_set - compute and store CHECK of a packet to send
+ * xtp_csum_set() - compute and store CHECK of a packet to send
  * @skb: the packet, linear, its XTP header at @skb->data and CHECK zero
  * @nocheck: NOCHECK is set: CHECK covers the header only
  */

@@ -42,7 +42,7 @@ static void xtp_drs_rtt_sample(struct xtp_drs *d, u64 sample)
 }
 
 /**
- * xtp_drs_offer - ALLOC goes out; a raise starts a sample if none runs
+ * xtp_drs_offer() - ALLOC goes out; a raise starts a sample if none runs
  * @d: the receiver's measurements
  * @now_ns: the time, never 0
  * @old_alloc: ALLOC advertised before
@@ -58,7 +58,7 @@ void xtp_drs_offer(struct xtp_drs *d, u64 now_ns, u64 old_alloc,
 }
 
 /**
- * xtp_drs_arrival - in-order data moved RSEQ
+ * xtp_drs_arrival() - in-order data moved RSEQ
  * @d: the receiver's measurements
  * @now_ns: the time, never 0
  * @rcv_nxt: RSEQ after the data
@@ -86,7 +86,7 @@ void xtp_drs_arrival(struct xtp_drs *d, u64 now_ns, u64 rcv_nxt,
 }
 
 /**
- * xtp_drs_read - the application read; once per round trip, size the window
+ * xtp_drs_read() - the application read; once per round trip, size the window
  * @d: the receiver's measurements
  * @now_ns: the time
  * @read_seq: what the application has read up to now

@@ -23,25 +23,24 @@
 #include "xtp.h"
 #include <trace/events/xtp.h>
 
-/* The counter that records a packet the codec rejected with @err. */
-static enum xtp_mib_field xtp_decode_drop_mib(int err)
-{
-	switch (-err) {
-	case XTP_WIRE_ETRUNC:
-		return XTP_MIB_INTRUNCATED;
-	case XTP_WIRE_EVERSION:
-		return XTP_MIB_INBADVERSION;
-	case XTP_WIRE_EPFORMAT:
-		return XTP_MIB_INBADTYPE;
-	case XTP_WIRE_ECSUM:
-		return XTP_MIB_INCSUMERRORS;
-	case XTP_WIRE_EAFORMAT:
-	case XTP_WIRE_ETFORMAT:
-		return XTP_MIB_INBADFORMAT;
-	default:
-		return XTP_MIB_INBADLEN;
-	}
-}
+/* The counter that records a packet the codec rejected, by its error. */
+static_assert(__XTP_MIB_MAX <= 256);	/* xtp_wire_mib[] holds u8 */
+static const u8 xtp_wire_mib[XTP_WIRE_NERR] = {
+	[XTP_WIRE_ETRUNC]	= XTP_MIB_INTRUNCATED,
+	[XTP_WIRE_EVERSION]	= XTP_MIB_INBADVERSION,
+	[XTP_WIRE_EPFORMAT]	= XTP_MIB_INBADTYPE,
+	[XTP_WIRE_EDLEN]	= XTP_MIB_INBADLEN,
+	[XTP_WIRE_ECSUM]	= XTP_MIB_INCSUMERRORS,
+	[XTP_WIRE_ESEGLEN]	= XTP_MIB_INBADLEN,
+	[XTP_WIRE_ENSPAN]	= XTP_MIB_INBADLEN,
+	[XTP_WIRE_EAFORMAT]	= XTP_MIB_INBADFORMAT,
+	[XTP_WIRE_EALEN]	= XTP_MIB_INBADLEN,
+	[XTP_WIRE_ETFORMAT]	= XTP_MIB_INBADFORMAT,
+	[XTP_WIRE_ETLEN]	= XTP_MIB_INBADLEN,
+	/* the encoder's errors, never returned by a decode */
+	[XTP_WIRE_ENOSPC]	= XTP_MIB_INBADLEN,
+	[XTP_WIRE_EINVAL]	= XTP_MIB_INBADLEN,
+};
 
 /* ... and the drop reason it is freed with. */
 static enum skb_drop_reason xtp_decode_drop_reason(int err)
@@ -304,7 +303,7 @@ static void xtp_note_wclose(struct xtp_sock *xs,
 }
 
 /**
- * xtp_established_rcv - a packet from the peer of a running association
+ * xtp_established_rcv() - a packet from the peer of a running association
  * @sk: the context, locked
  * @skb: the packet, consumed
  * @pkt: its decoded form (pointing into @skb)
@@ -476,7 +475,7 @@ bad_state:
 }
 
 /**
- * xtp_listen_first - First Packet Matching found this listener
+ * xtp_listen_first() - First Packet Matching found this listener
  * @sk: the listener, locked
  * @skb: the FIRST, consumed
  * @pkt: its decoded form
@@ -611,7 +610,7 @@ abort:
 }
 
 /**
- * xtp_backlog_rcv - process a packet for a context under its lock
+ * xtp_backlog_rcv() - process a packet for a context under its lock
  * @sk: the context
  * @skb: the packet, checksum already verified
  *
@@ -789,7 +788,7 @@ static int xtp_rcv(struct sk_buff *skb)
 	}
 	err = xtp_rcv_decode(skb, &pkt);
 	if (err) {
-		XTP_INC_STATS(net, xtp_decode_drop_mib(err));
+		XTP_INC_STATS(net, xtp_wire_mib[-err]);
 		reason = xtp_decode_drop_reason(err);
 		goto drop;
 	}

@@ -30,7 +30,7 @@ void xtp_enter_memory_pressure(struct sock *sk)
 }
 
 /**
- * xtp_wmem_charge - account an skb joining the send queue
+ * xtp_wmem_charge() - account an skb joining the send queue
  * @sk: the socket, owned by the caller
  * @skb: the new skb
  *
@@ -54,7 +54,7 @@ bool xtp_wmem_charge(struct sock *sk, struct sk_buff *skb)
 EXPORT_SYMBOL_IF_KUNIT(xtp_wmem_charge);
 
 /**
- * xtp_rmem_schedule - make room in @sk's allocation for received data
+ * xtp_rmem_schedule() - make room in @sk's allocation for received data
  * @sk: the socket, owned by the caller
  * @skb: the data
  * @seq: its sequence number
@@ -81,7 +81,7 @@ bool xtp_rmem_schedule(struct sock *sk, struct sk_buff *skb, u64 seq)
 }
 
 /**
- * xtp_wmem_force - account an skb that must join the send queue
+ * xtp_wmem_force() - account an skb that must join the send queue
  * @sk: the socket, owned by the caller
  * @skb: the new skb
  *
@@ -100,7 +100,7 @@ void xtp_wmem_force(struct sock *sk, struct sk_buff *skb)
 }
 
 /**
- * xtp_wmem_uncharge - an skb leaves the send queues
+ * xtp_wmem_uncharge() - an skb leaves the send queues
  * @sk: the socket, owned by the caller
  * @skb: the skb, charged by xtp_wmem_charge() and not yet freed
  */
@@ -111,7 +111,7 @@ void xtp_wmem_uncharge(struct sock *sk, struct sk_buff *skb)
 }
 
 /**
- * xtp_wmem_purge - free both send queues and what they were charged
+ * xtp_wmem_purge() - free both send queues and what they were charged
  * @sk: the socket, owned by the caller
  */
 void xtp_wmem_purge(struct sock *sk)
@@ -141,7 +141,7 @@ void xtp_sndbuf_restore(struct sock *sk)
 }
 
 /**
- * xtp_mem_clone - a listener's child takes its memory cgroup
+ * xtp_mem_clone() - a listener's child takes its memory cgroup
  * @child: the new child, not yet visible to anyone
  * @parent: the listener
  *

@@ -24,7 +24,7 @@
 #define XTP_HEADROOM	(MAX_HEADER + sizeof(struct iphdr) + MAX_IPOPTLEN)
 
 /**
- * xtp_rcv_alloc - the ALLOC to advertise
+ * xtp_rcv_alloc() - the ALLOC to advertise
  * @sk: the context
  *
  * The window is @rcv_wnd (a quarter of SO_RCVBUF, which the kernel keeps
@@ -159,7 +159,7 @@ static struct sk_buff *xtp_alloc_pkt(const struct xtp_wire_pkt *pkt,
 }
 
 /**
- * xtp_xmit - send one packet of a context
+ * xtp_xmit() - send one packet of a context
  * @sk: the context, locked
  * @pkt: the packet; its SREQ, if any, is guarded by the WTIMER
  *
@@ -212,7 +212,7 @@ static void xtp_first_fit(struct sock *sk, struct sk_buff *data)
 }
 
 /**
- * xtp_send_first - open the association
+ * xtp_send_first() - open the association
  * @sk: the initiator, addresses set
  *
  * The FIRST carries the address and traffic segments, SREQ, and the first
@@ -270,7 +270,7 @@ int xtp_send_first(struct sock *sk)
 }
 
 /**
- * xtp_send_tcntl - answer a FIRST
+ * xtp_send_tcntl() - answer a FIRST
  * @sk: the new context
  * @options: SREQ to ask for an answer at once, or 0
  *
@@ -290,7 +290,7 @@ int xtp_send_tcntl(struct sock *sk, u32 options)
 }
 
 /**
- * xtp_send_cntl - send a control packet with the context's current state
+ * xtp_send_cntl() - send a control packet with the context's current state
  * @sk: the context
  * @options: options beyond the sticky WCLOSE/RCLOSE/END, e.g. SREQ
  *
@@ -416,7 +416,7 @@ static u32 xtp_ack_request(struct xtp_sock *xs, bool must)
 }
 
 /**
- * xtp_push - send what the windows admit: lost packets, then new data
+ * xtp_push() - send what the windows admit: lost packets, then new data
  * @sk: the context, locked
  *
  * SREQ goes on the packets the ack frequency picks and always on the last
@@ -477,7 +477,7 @@ void xtp_push(struct sock *sk)
 }
 
 /**
- * xtp_read_done - the application read data: confirm DREQ, open the window
+ * xtp_read_done() - the application read data: confirm DREQ, open the window
  * @sk: the context, locked
  *
  * A DREQ is confirmed once everything up to it has been read.  A window
@@ -508,7 +508,7 @@ void xtp_read_done(struct sock *sk)
 }
 
 /**
- * xtp_send_diag_reply - refuse a packet that no context takes
+ * xtp_send_diag_reply() - refuse a packet that no context takes
  * @net: namespace
  * @in: the packet, its IP header still in place
  * @key: its key; the DIAG carries it with RETURN set

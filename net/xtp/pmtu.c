@@ -41,7 +41,7 @@ static u32 xtp_mtu_to_data(struct sock *sk, u32 mtu)
 }
 
 /**
- * xtp_seg_limit - the payload limit as last computed
+ * xtp_seg_limit() - the payload limit as last computed
  * @xs: the context
  *
  * Unlike xtp_seg_max() it does not read the route again, which only the
@@ -61,7 +61,7 @@ u32 xtp_seg_limit(const struct xtp_sock *xs)
 }
 
 /**
- * xtp_seg_max - largest payload a packet of @sk may carry now
+ * xtp_seg_max() - largest payload a packet of @sk may carry now
  * @sk: the context, locked
  *
  * The least of XTPSOCK_MAXDATA, what the cached route's MTU takes and the
@@ -86,7 +86,7 @@ u32 xtp_seg_max(struct sock *sk)
 }
 
 /**
- * xtp_seg_fit - cut queued data down to @len bytes
+ * xtp_seg_fit() - cut queued data down to @len bytes
  * @sk: the context, locked
  * @q: the queue that holds @skb; the rest goes right after it
  * @skb: queued data longer than @len
@@ -151,7 +151,7 @@ static void xtp_mtu_shrunk(struct sock *sk, u32 seg)
 }
 
 /**
- * xtp_mtu_reduced - apply the MTU an ICMP error reported
+ * xtp_mtu_reduced() - apply the MTU an ICMP error reported
  * @sk: the context, locked and not owned by the user
  *
  * The route learns the PMTU (inet_csk_update_pmtu() keeps it as a route
@@ -180,7 +180,7 @@ void xtp_mtu_reduced(struct sock *sk)
 }
 
 /**
- * xtp_mtu_icmp - an ICMP fragmentation-needed quotes a packet of @sk
+ * xtp_mtu_icmp() - an ICMP fragmentation-needed quotes a packet of @sk
  * @sk: the context, bh-locked
  * @mtu: the next-hop MTU the router reported
  */
@@ -196,7 +196,7 @@ void xtp_mtu_icmp(struct sock *sk, u32 mtu)
 }
 
 /**
- * xtp_mtu_handshake_end - a handshake ended: is the path a black hole?
+ * xtp_mtu_handshake_end() - a handshake ended: is the path a black hole?
  * @sk: the context, locked, before what the answer left out is resent
  *
  * The peer answered the probe, so small packets get through.  If RSEQ is

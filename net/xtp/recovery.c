@@ -45,7 +45,7 @@ static void xtp_rtx_check_spurious(struct sock *sk, struct sk_buff *skb)
 }
 
 /**
- * xtp_rtx_unlink - RSEQ passed @skb: drop it from the retransmission queue
+ * xtp_rtx_unlink() - RSEQ passed @skb: drop it from the retransmission queue
  * @sk: the context, locked
  * @skb: the head of xtp_sk(sk)->rtx_queue
  */
@@ -89,7 +89,7 @@ static bool xtp_span_covers(const struct xtp_wire_pkt *pkt, u32 nspan,
 }
 
 /**
- * xtp_rtx_detect - call lost what should have arrived by now
+ * xtp_rtx_detect() - call lost what should have arrived by now
  * @sk: the context, locked
  *
  * A packet sent before one the peer has seen is lost once a packet sent a
@@ -141,7 +141,7 @@ void xtp_rtx_detect(struct sock *sk)
 }
 
 /**
- * xtp_rtx_ecntl - an ECNTL arrived: note what it holds, find what is lost
+ * xtp_rtx_ecntl() - an ECNTL arrived: note what it holds, find what is lost
  * @sk: the context, locked, RSEQ already applied
  * @pkt: the ECNTL
  *
@@ -174,7 +174,7 @@ void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt)
 EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_ecntl);
 
 /**
- * xtp_rtx_all_lost - after a handshake: all that is not seen is lost
+ * xtp_rtx_all_lost() - after a handshake: all that is not seen is lost
  * @sk: the context, locked
  *
  * Return: the number of packets newly marked lost.
@@ -196,7 +196,7 @@ u32 xtp_rtx_all_lost(struct sock *sk)
 EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_all_lost);
 
 /**
- * xtp_rcv_spans - the spans of data held above RSEQ, for an ECNTL
+ * xtp_rcv_spans() - the spans of data held above RSEQ, for an ECNTL
  * @xs: the context
  * @spans: where to write them
  * @max: room in @spans

@@ -39,7 +39,7 @@ static void xtp_rtt_sample(struct xtp_sock *xs, u32 m)
 }
 
 /**
- * xtp_rtt_sent - an SREQ with @sync left: remember when
+ * xtp_rtt_sent() - an SREQ with @sync left: remember when
  * @xs: the context
  * @sync: its SYNC
  */
@@ -52,7 +52,7 @@ void xtp_rtt_sent(struct xtp_sock *xs, u32 sync)
 }
 
 /**
- * xtp_rtt_echo - a control packet echoed @echo: sample if it is cached
+ * xtp_rtt_echo() - a control packet echoed @echo: sample if it is cached
  * @xs: the context
  * @echo: its ECHO
  *
@@ -81,7 +81,7 @@ static bool xtp_rtt_slot_waiting(const struct xtp_sock *xs, u32 sync,
 }
 
 /**
- * xtp_rtt_cache_busy - should an optional SREQ give way to an EDGE toggle?
+ * xtp_rtt_cache_busy() - should an optional SREQ give way to an EDGE toggle?
  * @xs: the context
  *
  * The thesis' condition A, no more SREQs in flight than cache slots, as

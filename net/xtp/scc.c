@@ -21,7 +21,7 @@
 #include "scc.h"
 
 /**
- * xtp_scc_init - exponential mode with the configured window and threshold
+ * xtp_scc_init() - exponential mode with the configured window and threshold
  * @s: state to set
  * @maxdata: packet payload, bytes
  * @init_trainsize: initial window (thesis: one maxdata)
@@ -37,7 +37,7 @@ void xtp_scc_init(struct xtp_scc *s, u32 maxdata, u32 init_trainsize,
 }
 
 /**
- * xtp_scc_acked - the peer acknowledged @bytes more
+ * xtp_scc_acked() - the peer acknowledged @bytes more
  * @s: state
  * @bytes: new bytes covered by RSEQ
  */
@@ -69,7 +69,7 @@ static void xtp_scc_decrease(struct xtp_scc *s, u32 trainsize, u32 thresh)
 }
 
 /**
- * xtp_scc_handshake_end - a synchronizing handshake was answered
+ * xtp_scc_handshake_end() - a synchronizing handshake was answered
  * @s: state
  * @k: packets the handshake took, the answered probe included
  *
@@ -95,7 +95,7 @@ void xtp_scc_handshake_end(struct xtp_scc *s, u32 k)
 }
 
 /**
- * xtp_scc_ecntl - high decrease: an ECNTL reported loss, or probes were lost
+ * xtp_scc_ecntl() - high decrease: an ECNTL reported loss, or probes were lost
  * @s: state
  */
 void xtp_scc_ecntl(struct xtp_scc *s)

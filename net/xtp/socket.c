@@ -785,7 +785,7 @@ static __poll_t xtp_poll(struct file *file, struct socket *sock,
 }
 
 /**
- * xtp_listen_drop - take a child off the accept queue and end it
+ * xtp_listen_drop() - take a child off the accept queue and end it
  * @sk: the listener, locked
  * @xs: the child, on @sk's accept queue
  * @forget: release its ATM entry at once: no application saw its data
@@ -1151,7 +1151,7 @@ static void xtp_fill_mibstat(struct sock *sk, struct xtp_mibstat *m)
 }
 
 /**
- * xtp_get_info - a context's state for sock_diag (INET_DIAG_INFO)
+ * xtp_get_info() - a context's state for sock_diag (INET_DIAG_INFO)
  * @sk: the context, locked by the caller
  * @info: filled whole
  */

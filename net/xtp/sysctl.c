@@ -2,9 +2,7 @@
 /*
  * XTP: per-namespace sysctls under net.xtp.
  */
-#include <linux/slab.h>
-#include <linux/sysctl.h>
-#include <net/net_namespace.h>
+#include <net/pernet_sysctl.h>
 
 #include "xtp.h"
 
@@ -16,10 +14,13 @@ static int xtp_cc_min = XTP_CC_SCC;
 static int xtp_cc_max = XTP_CC_VENO;
 static int xtp_atm_max_max = 1 << 24;
 
+#define XTP_FIELD(f)	PERNET_SYSCTL_FIELD(struct xtp_net, f)
+
 static const struct ctl_table xtp_sysctl_template[] = {
 	{
 		/* ATM entries outlive their association by twice this */
 		.procname	= "msl_ms",
+		.data		= XTP_FIELD(msl_ms),
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
 		.proc_handler	= proc_dointvec_minmax,
@@ -29,6 +30,7 @@ static const struct ctl_table xtp_sysctl_template[] = {
 	{
 		/* cap on ATM entries, live and waiting */
 		.procname	= "atm_max",
+		.data		= XTP_FIELD(atm_max),
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
 		.proc_handler	= proc_dointvec_minmax,
@@ -38,6 +40,7 @@ static const struct ctl_table xtp_sysctl_template[] = {
 	{
 		/* congestion controller of new sockets: enum xtp_cc */
 		.procname	= "cc",
+		.data		= XTP_FIELD(cc),
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
 		.proc_handler	= proc_dointvec_minmax,
@@ -47,14 +50,29 @@ static const struct ctl_table xtp_sysctl_template[] = {
 	{
 		/* 0: a FIRST's data waits until its peer is validated */
 		.procname	= "first_data",
+		.data		= XTP_FIELD(first_data),
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
 		.proc_handler	= proc_dointvec_minmax,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
+	KCOMPAT_SYSCTL_END
+};
+
+/*
+ * In other namespaces these are bounded by the initial namespace's
+ * values: a user namespace's root must not hold more replay state,
+ * longer, than the host allows.
+ */
+static const void *const xtp_sysctl_capped[] = {
+	&xtp_msl_max, &xtp_atm_max_max,
+};
+
+/* Memory limits, global as TCP's are: the initial namespace shows them. */
+static struct ctl_table xtp_sysctl_global[] = {
 	{
-		/* pages: pressure starts, hard limit; initial namespace only */
+		/* pages: pressure starts, hard limit */
 		.procname	= "mem",
 		.data		= &sysctl_xtp_mem,
 		.maxlen		= sizeof(sysctl_xtp_mem),
@@ -79,66 +97,42 @@ static const struct ctl_table xtp_sysctl_template[] = {
 		.proc_handler	= proc_dointvec_minmax,
 		.extra1		= SYSCTL_ONE,
 	},
-	XTP_SYSCTL_END
+	KCOMPAT_SYSCTL_END
 };
 
-/* From "mem" on (mem, rmem, wmem), the initial namespace only. */
-#define XTP_SYSCTL_GLOBAL	4
-
-/*
- * In a namespace other than the initial one, @t's int (at @val in @xn)
- * cannot be set above the initial namespace's value, nor start above it:
- * a user namespace's root must not hold more replay state, longer, than
- * the host allows.
- */
-static void xtp_sysctl_cap(struct ctl_table *t, int *val, struct xtp_net *xn)
-{
-	int *init = (int *)((char *)xtp_net(&init_net) +
-			    ((char *)val - (char *)xn));
-
-	t->extra2 = init;
-	*val = min(*val, READ_ONCE(*init));
-}
+static struct ctl_table_header *xtp_sysctl_global_hdr;
 
 int xtp_sysctl_init_net(struct net *net)
 {
 	struct xtp_net *xn = xtp_net(net);
-	size_t n = ARRAY_SIZE(xtp_sysctl_template);
-	struct ctl_table *table;
 
 	xn->msl_ms = XTP_DEFAULT_MSL_MS;
 	xn->atm_max = XTP_DEFAULT_ATM_MAX;
 	xn->cc = XTP_DEFAULT_CC;
 	xn->first_data = 1;
-	table = kmemdup(xtp_sysctl_template, sizeof(xtp_sysctl_template),
-			GFP_KERNEL);
-	if (!table)
+	xn->sysctl = pernet_sysctl_register(net, "net/xtp", xtp_sysctl_template,
+					    ARRAY_SIZE(xtp_sysctl_template),
+					    xn, xtp_net(&init_net),
+					    xtp_sysctl_capped,
+					    ARRAY_SIZE(xtp_sysctl_capped));
+	if (!xn->sysctl)
 		return -ENOMEM;
-	table[0].data = &xn->msl_ms;
-	table[1].data = &xn->atm_max;
-	table[2].data = &xn->cc;
-	table[3].data = &xn->first_data;
-	if (!net_eq(net, &init_net)) {
-		xtp_sysctl_cap(&table[0], &xn->msl_ms, xn);
-		xtp_sysctl_cap(&table[1], &xn->atm_max, xn);
-		/* On kernels before 6.6 an empty entry ends the table. */
-		memset(&table[XTP_SYSCTL_GLOBAL], 0,
-		       sizeof(*table) * (n - XTP_SYSCTL_GLOBAL));
-		n = XTP_SYSCTL_GLOBAL;
-	}
-	xn->sysctl = xtp_register_net_sysctl(net, "net/xtp", table, n);
-	if (!xn->sysctl) {
-		kfree(table);
-		return -ENOMEM;
+	if (net_eq(net, &init_net)) {
+		xtp_sysctl_global_hdr =
+			register_net_sysctl_sz(net, "net/xtp",
+					       xtp_sysctl_global,
+					       ARRAY_SIZE(xtp_sysctl_global));
+		if (!xtp_sysctl_global_hdr) {
+			pernet_sysctl_unregister(xn->sysctl);
+			return -ENOMEM;
+		}
 	}
 	return 0;
 }
 
 void xtp_sysctl_exit_net(struct net *net)
 {
-	struct xtp_net *xn = xtp_net(net);
-	const struct ctl_table *table = xn->sysctl->ctl_table_arg;
-
-	unregister_net_sysctl_table(xn->sysctl);
-	kfree(table);
+	if (net_eq(net, &init_net))
+		unregister_net_sysctl_table(xtp_sysctl_global_hdr);
+	pernet_sysctl_unregister(xtp_net(net)->sysctl);
 }

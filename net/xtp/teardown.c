@@ -33,7 +33,7 @@ static void xtp_enter_zombie(struct sock *sk)
 }
 
 /**
- * xtp_send_end - END the association and become a ZOMBIE
+ * xtp_send_end() - END the association and become a ZOMBIE
  * @sk: the context
  */
 void xtp_send_end(struct sock *sk)
@@ -46,7 +46,7 @@ void xtp_send_end(struct sock *sk)
 }
 
 /**
- * xtp_abort - AbortClose, or give up: END if the peer knows us, then done
+ * xtp_abort() - AbortClose, or give up: END if the peer knows us, then done
  * @sk: the context
  * @err: error for the application (0: none)
  */
@@ -70,7 +70,7 @@ static bool xtp_separate_teardown(const struct xtp_sock *xs)
 }
 
 /**
- * xtp_close_outbound - the application will write no more
+ * xtp_close_outbound() - the application will write no more
  * @sk: the context
  *
  * With a combined data and teardown phase (SDT, S_DT) WCLOSE rides on the
@@ -98,7 +98,7 @@ void xtp_close_outbound(struct sock *sk)
 }
 
 /**
- * xtp_teardown_step - take whatever closing step is due
+ * xtp_teardown_step() - take whatever closing step is due
  * @sk: the context, locked
  *
  * Called after every event that can make one due: a packet, a write, a

@@ -21,7 +21,7 @@
 #include <trace/events/xtp.h>
 
 /**
- * xtp_wtimer_ms - current WTIMER value
+ * xtp_wtimer_ms() - current WTIMER value
  * @xs: the context
  *
  * 2 x (SRTT + 4 RTTVAR) as in LinuxXTP (the factor 2 covers the small
@@ -45,7 +45,7 @@ u32 xtp_wtimer_ms(const struct xtp_sock *xs)
 }
 
 /**
- * xtp_wtimer_arm - an SREQ left; guard it unless an older one is guarded
+ * xtp_wtimer_arm() - an SREQ left; guard it unless an older one is guarded
  * @sk: the context
  * @sync: the SREQ's SYNC
  */
@@ -82,7 +82,7 @@ static void xtp_handshake_done(struct sock *sk)
 }
 
 /**
- * xtp_wtimer_guard_data - every SREQ is answered: guard the data instead
+ * xtp_wtimer_guard_data() - every SREQ is answered: guard the data instead
  * @sk: the context, locked
  *
  * Data sent and not acknowledged, or queued and held back by ALLOC, keeps
@@ -115,7 +115,7 @@ static void xtp_wtimer_guard(struct sock *sk, u32 echo)
 }
 
 /**
- * xtp_wtimer_answered - a control packet echoed @echo
+ * xtp_wtimer_answered() - a control packet echoed @echo
  * @sk: the context
  * @echo: its ECHO
  *
@@ -229,7 +229,7 @@ static void xtp_ctimer_fire(struct sock *sk)
 }
 
 /**
- * xtp_keepalive - SO_KEEPALIVE switched the CTIMER on or off
+ * xtp_keepalive() - SO_KEEPALIVE switched the CTIMER on or off
  * @sk: the context, locked
  * @on: new state
  */
@@ -247,7 +247,7 @@ void xtp_keepalive(struct sock *sk, int on)
 }
 
 /**
- * xtp_timer_run - timer work: run @fire now or leave it to release_cb
+ * xtp_timer_run() - timer work: run @fire now or leave it to release_cb
  * @sk: the context; the timer's reference is dropped here
  * @bit: &XTP_DEFER_WTIMER etc., marks the work for xtp_release_cb()
  * @fire: the work, called with the socket spinlock held
@@ -265,34 +265,34 @@ void xtp_timer_run(struct sock *sk, int bit, void (*fire)(struct sock *sk))
 
 static void xtp_wtimer_handler(struct timer_list *t)
 {
-	struct xtp_sock *xs = from_timer(xs, t, wtimer);
+	struct xtp_sock *xs = timer_container_of(xs, t, wtimer);
 
 	xtp_timer_run(&xs->inet.sk, XTP_DEFER_WTIMER, xtp_wtimer_fire);
 }
 
 static void xtp_ctimeout_handler(struct timer_list *t)
 {
-	struct xtp_sock *xs = from_timer(xs, t, ctimeout);
+	struct xtp_sock *xs = timer_container_of(xs, t, ctimeout);
 
 	xtp_timer_run(&xs->inet.sk, XTP_DEFER_CTIMEOUT, xtp_ctimeout_fire);
 }
 
 static void xtp_vtimer_handler(struct timer_list *t)
 {
-	struct xtp_sock *xs = from_timer(xs, t, vtimer);
+	struct xtp_sock *xs = timer_container_of(xs, t, vtimer);
 
 	xtp_timer_run(&xs->inet.sk, XTP_DEFER_VALIDATE, xtp_av_timeout);
 }
 
 static void xtp_ctimer_handler(struct timer_list *t)
 {
-	struct xtp_sock *xs = from_timer(xs, t, ctimer);
+	struct xtp_sock *xs = timer_container_of(xs, t, ctimer);
 
 	xtp_timer_run(&xs->inet.sk, XTP_DEFER_CTIMER, xtp_ctimer_fire);
 }
 
 /**
- * xtp_release_cb - timer work deferred while the user owned the socket
+ * xtp_release_cb() - timer work deferred while the user owned the socket
  * @sk: the context
  */
 void xtp_release_cb(struct sock *sk)

@@ -34,7 +34,7 @@ static bool xtp_may_grow(const struct sock *sk, u8 lock)
 }
 
 /**
- * xtp_tune_offer - ALLOC goes out: a raise may start timing the sender
+ * xtp_tune_offer() - ALLOC goes out: a raise may start timing the sender
  * @sk: the context, locked
  * @old_alloc: ALLOC advertised before
  * @new_alloc: ALLOC advertised now
@@ -45,7 +45,7 @@ void xtp_tune_offer(struct sock *sk, u64 old_alloc, u64 new_alloc)
 }
 
 /**
- * xtp_tune_arrival - in-order data arrived: time the sender
+ * xtp_tune_arrival() - in-order data arrived: time the sender
  * @sk: the context, locked
  */
 void xtp_tune_arrival(struct sock *sk)
@@ -59,7 +59,7 @@ void xtp_tune_arrival(struct sock *sk)
 }
 
 /**
- * xtp_tune_rcvbuf - the application read: grow the receive buffer
+ * xtp_tune_rcvbuf() - the application read: grow the receive buffer
  * @sk: the context, locked
  *
  * Return: true if the buffer, and so the window, grew.
@@ -82,7 +82,7 @@ bool xtp_tune_rcvbuf(struct sock *sk)
 }
 
 /**
- * xtp_tune_sndbuf - an acknowledgment came: grow the send buffer
+ * xtp_tune_sndbuf() - an acknowledgment came: grow the send buffer
  * @sk: the context, locked
  *
  * While a writer waits for room, the buffer grows to twice what may be

@@ -43,7 +43,7 @@ static u32 xtp_av_room(const struct xtp_sock *xs)
 }
 
 /**
- * xtp_av_child - a FIRST opened @child: its peer is not validated yet
+ * xtp_av_child() - a FIRST opened @child: its peer is not validated yet
  * @child: the new context, locked
  * @skb: the FIRST, its IP header in place
  */
@@ -63,7 +63,7 @@ void xtp_av_child(struct sock *child, const struct sk_buff *skb)
 }
 
 /**
- * xtp_av_rcvd - a packet from the peer of a context not yet validated
+ * xtp_av_rcvd() - a packet from the peer of a context not yet validated
  * @sk: the context, locked
  * @skb: the packet, its IP header in place
  * @key: its KEY: with RETURN it is ours, and the peer is validated
@@ -90,7 +90,7 @@ void xtp_av_rcvd(struct sock *sk, const struct sk_buff *skb, u64 key)
 }
 
 /**
- * xtp_av_held - is what the peer sent kept from the application?
+ * xtp_av_held() - is what the peer sent kept from the application?
  * @sk: the context
  *
  * Return: true while net.xtp.first_data 0 holds the data of a context
@@ -115,7 +115,7 @@ static void xtp_av_blocked(struct sock *sk)
 }
 
 /**
- * xtp_av_data_room - payload the next DATA packet may carry
+ * xtp_av_data_room() - payload the next DATA packet may carry
  * @sk: the context, locked
  *
  * A packet that would pass the limit is cut to fit it (xtp_push()): its
@@ -138,7 +138,7 @@ u32 xtp_av_data_room(struct sock *sk)
 }
 
 /**
- * xtp_av_charge - a packet of @len bytes (IP) goes to the peer
+ * xtp_av_charge() - a packet of @len bytes (IP) goes to the peer
  * @sk: the context, locked
  * @len: the packet's length with its IP header
  *
@@ -161,7 +161,7 @@ bool xtp_av_charge(struct sock *sk, u32 len)
 }
 
 /**
- * xtp_av_timeout - the validation deadline passed
+ * xtp_av_timeout() - the validation deadline passed
  * @sk: the context, locked, not owned by the user
  *
  * The first time, ask the peer (CNTL+SREQ, within the limit); the second,
@@ -187,7 +187,7 @@ void xtp_av_timeout(struct sock *sk)
 }
 
 /**
- * xtp_av_ask - should the TCNTL of @child ask for an answer at once?
+ * xtp_av_ask() - should the TCNTL of @child ask for an answer at once?
  * @listener: the listener, locked
  * @child: its new child
  *
@@ -212,7 +212,7 @@ bool xtp_av_ask(struct sock *listener, struct sock *child)
 }
 
 /**
- * xtp_av_evict - make room in a full accept queue
+ * xtp_av_evict() - make room in a full accept queue
  * @listener: the listener, locked
  *
  * The oldest child whose peer was asked to answer and has not is

@@ -5,7 +5,7 @@
  * and into the user-space tests (selftests/unit/).  See wire.h for the
  * formats.
  *
- * All loads and stores go through the byte-wise big-endian helpers below;
+ * Loads and stores are get/put_unaligned_be*() (a stand-in in user space);
  * every read is preceded by a length check against the input.
  */
 
@@ -13,6 +13,7 @@
 #include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <net/kcompat.h>
 
 #include "wire.h"
 
@@ -42,41 +43,6 @@ static_assert((u64)XTP_WIRE_MAX_NSPAN * XTP_WIRE_SPAN_LEN +
 
 /* Largest packet the encoder produces: its length is returned as an int. */
 #define XTP_WIRE_MAX_PKT	0x7fffffffU
-
-static u16 xtp_get16(const u8 *p)
-{
-	return (u16)(p[0] << 8 | p[1]);
-}
-
-static u32 xtp_get32(const u8 *p)
-{
-	return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3];
-}
-
-static u64 xtp_get64(const u8 *p)
-{
-	return (u64)xtp_get32(p) << 32 | xtp_get32(p + 4);
-}
-
-static void xtp_put16(u8 *p, u16 v)
-{
-	p[0] = v >> 8;
-	p[1] = v & 0xff;
-}
-
-static void xtp_put32(u8 *p, u32 v)
-{
-	p[0] = v >> 24;
-	p[1] = (v >> 16) & 0xff;
-	p[2] = (v >> 8) & 0xff;
-	p[3] = v & 0xff;
-}
-
-static void xtp_put64(u8 *p, u64 v)
-{
-	xtp_put32(p, v >> 32);
-	xtp_put32(p + 4, v & 0xffffffffU);
-}
 
 static bool xtp_pformat_valid(unsigned int pformat)
 {
@@ -126,12 +92,12 @@ static unsigned int xtp_traffic_len(unsigned int tformat)
 static u64 xtp_sum(const u8 *p, size_t len, u64 sum)
 {
 	while (len >= 4) {
-		sum += xtp_get32(p);
+		sum += get_unaligned_be32(p);
 		p += 4;
 		len -= 4;
 	}
 	if (len >= 2) {
-		sum += xtp_get16(p);
+		sum += get_unaligned_be16(p);
 		p += 2;
 		len -= 2;
 	}
@@ -150,7 +116,7 @@ static u16 xtp_fold(u64 sum)
 /* Bytes CHECK covers: the header, plus the payload unless NOCHECK. */
 static size_t xtp_csum_len(const u8 *p, size_t len)
 {
-	if (xtp_get32(p + XTP_WIRE_OFF_CMD) & XTP_CMD_NOCHECK)
+	if (get_unaligned_be32(p + XTP_WIRE_OFF_CMD) & XTP_CMD_NOCHECK)
 		return XTP_WIRE_HDR_LEN;
 	return len;
 }
@@ -212,15 +178,15 @@ void xtp_wire_csum_set(void *buf, size_t len)
 {
 	if (len < XTP_WIRE_HDR_LEN)
 		return;
-	xtp_put16((u8 *)buf + XTP_WIRE_OFF_CHECK, xtp_wire_csum(buf, len));
+	put_unaligned_be16(xtp_wire_csum(buf, len), (u8 *)buf + XTP_WIRE_OFF_CHECK);
 }
 
 /* Decode the rseq/alloc/echo prefix every control segment starts with. */
 static void xtp_dec_cntl(const u8 *p, struct xtp_wire_ctl *ctl)
 {
-	ctl->rseq = xtp_get64(p);
-	ctl->alloc = xtp_get64(p + 8);
-	ctl->echo = xtp_get32(p + 16);
+	ctl->rseq = get_unaligned_be64(p);
+	ctl->alloc = get_unaligned_be64(p + 8);
+	ctl->echo = get_unaligned_be32(p + 16);
 }
 
 /* Decode an address segment; return its length or a negative error. */
@@ -230,7 +196,7 @@ static int xtp_dec_addr(const u8 *p, u32 len, struct xtp_wire_addr *a)
 
 	if (len < XTP_WIRE_ADDR_HDR_LEN)
 		return -XTP_WIRE_ESEGLEN;
-	a->alen = xtp_get16(p);
+	a->alen = get_unaligned_be16(p);
 	a->adomain = p[2];
 	a->aformat = p[3];
 	want = xtp_addr_len(a->aformat);
@@ -244,8 +210,8 @@ static int xtp_dec_addr(const u8 *p, u32 len, struct xtp_wire_addr *a)
 	p += XTP_WIRE_ADDR_HDR_LEN;
 	memcpy(&a->dsthost, p, hlen);
 	memcpy(&a->srchost, p + hlen, hlen);
-	a->dstport = xtp_get16(p + 2 * hlen);
-	a->srcport = xtp_get16(p + 2 * hlen + 2);
+	a->dstport = get_unaligned_be16(p + 2 * hlen);
+	a->srcport = get_unaligned_be16(p + 2 * hlen + 2);
 	return want;
 }
 
@@ -256,7 +222,7 @@ static int xtp_dec_traffic(const u8 *p, u32 len, struct xtp_wire_traffic *t)
 
 	if (len < XTP_WIRE_TSPEC_HDR_LEN)
 		return -XTP_WIRE_ESEGLEN;
-	t->tlen = xtp_get16(p);
+	t->tlen = get_unaligned_be16(p);
 	t->service = p[2];
 	t->tformat = p[3];
 	want = xtp_traffic_len(t->tformat);
@@ -268,13 +234,13 @@ static int xtp_dec_traffic(const u8 *p, u32 len, struct xtp_wire_traffic *t)
 		return -XTP_WIRE_ESEGLEN;
 	p += XTP_WIRE_TSPEC_HDR_LEN;
 	if (t->tformat == XTP_TFORMAT_NULL) {
-		t->traffic = xtp_get32(p);
+		t->traffic = get_unaligned_be32(p);
 	} else {
-		t->maxdata = xtp_get32(p);
-		t->inrate = xtp_get32(p + 4);
-		t->inburst = xtp_get32(p + 8);
-		t->outrate = xtp_get32(p + 12);
-		t->outburst = xtp_get32(p + 16);
+		t->maxdata = get_unaligned_be32(p);
+		t->inrate = get_unaligned_be32(p + 4);
+		t->inburst = get_unaligned_be32(p + 8);
+		t->outrate = get_unaligned_be32(p + 12);
+		t->outburst = get_unaligned_be32(p + 16);
 	}
 	return want;
 }
@@ -283,8 +249,8 @@ static int xtp_dec_traffic(const u8 *p, u32 len, struct xtp_wire_traffic *t)
 static void xtp_dec_tcntl(const u8 *p, struct xtp_wire_ctl *ctl)
 {
 	xtp_dec_cntl(p, ctl);
-	ctl->rsvd = xtp_get32(p + 20);
-	ctl->xkey = xtp_get64(p + 24);
+	ctl->rsvd = get_unaligned_be32(p + 20);
+	ctl->xkey = get_unaligned_be64(p + 24);
 }
 
 /* Decode the payload of @pkt, @len (= DLEN) bytes at @p. */
@@ -298,7 +264,7 @@ static int xtp_dec_payload(const u8 *p, u32 len, struct xtp_wire_pkt *pkt)
 		if (pkt->hdr.options & XTP_CMD_BTAG) {
 			if (len < XTP_WIRE_BTAG_LEN)
 				return -XTP_WIRE_ESEGLEN;
-			pkt->btag = xtp_get64(p);
+			pkt->btag = get_unaligned_be64(p);
 			p += XTP_WIRE_BTAG_LEN;
 			len -= XTP_WIRE_BTAG_LEN;
 		}
@@ -312,7 +278,7 @@ static int xtp_dec_payload(const u8 *p, u32 len, struct xtp_wire_pkt *pkt)
 		if (len < XTP_WIRE_ECNTL_LEN)
 			return -XTP_WIRE_ESEGLEN;
 		xtp_dec_cntl(p, ctl);
-		ctl->nspan = xtp_get32(p + 20);
+		ctl->nspan = get_unaligned_be32(p + 20);
 		len -= XTP_WIRE_ECNTL_LEN;
 		/* Divide rather than multiply: nspan * 16 may overflow. */
 		if (len % XTP_WIRE_SPAN_LEN ||
@@ -355,8 +321,8 @@ static int xtp_dec_payload(const u8 *p, u32 len, struct xtp_wire_pkt *pkt)
 	case XTP_PF_DIAG:
 		if (len < XTP_WIRE_DIAG_LEN)
 			return -XTP_WIRE_ESEGLEN;
-		pkt->diag_code = xtp_get32(p);
-		pkt->diag_value = xtp_get32(p + 4);
+		pkt->diag_code = get_unaligned_be32(p);
+		pkt->diag_value = get_unaligned_be32(p + 4);
 		p += XTP_WIRE_DIAG_LEN;
 		len -= XTP_WIRE_DIAG_LEN;
 		break;
@@ -389,12 +355,12 @@ int xtp_wire_check_hdr(const void *buf, size_t len, size_t *cover)
 
 	if (len < XTP_WIRE_HDR_LEN)
 		return -XTP_WIRE_ETRUNC;
-	cmd = xtp_get32(p + XTP_WIRE_OFF_CMD);
+	cmd = get_unaligned_be32(p + XTP_WIRE_OFF_CMD);
 	if ((cmd & XTP_CMD_VER_MASK) >> XTP_CMD_VER_SHIFT != XTP_WIRE_VERSION)
 		return -XTP_WIRE_EVERSION;
 	if (!xtp_pformat_valid(cmd & XTP_CMD_PFORMAT))
 		return -XTP_WIRE_EPFORMAT;
-	dlen = xtp_get32(p + XTP_WIRE_OFF_DLEN);
+	dlen = get_unaligned_be32(p + XTP_WIRE_OFF_DLEN);
 	if (dlen > len - XTP_WIRE_HDR_LEN)
 		return -XTP_WIRE_EDLEN;
 	*cover = xtp_csum_len(p, XTP_WIRE_HDR_LEN + (size_t)dlen);
@@ -432,16 +398,16 @@ int xtp_wire_decode(const void *buf, size_t len, unsigned int flags,
 	if (!(flags & XTP_WIRE_F_NOCSUM) && !xtp_wire_csum_ok(p, cover))
 		return -XTP_WIRE_ECSUM;
 
-	cmd = xtp_get32(p + XTP_WIRE_OFF_CMD);
+	cmd = get_unaligned_be32(p + XTP_WIRE_OFF_CMD);
 	h->pformat = cmd & XTP_CMD_PFORMAT;
-	h->dlen = xtp_get32(p + XTP_WIRE_OFF_DLEN);
-	h->key = xtp_get64(p + XTP_WIRE_OFF_KEY);
+	h->dlen = get_unaligned_be32(p + XTP_WIRE_OFF_DLEN);
+	h->key = get_unaligned_be64(p + XTP_WIRE_OFF_KEY);
 	h->options = cmd & XTP_CMD_OPTIONS;
 	h->rsvd = (cmd & XTP_CMD_RESERVED) >> 8;
-	h->check = xtp_get16(p + XTP_WIRE_OFF_CHECK);
-	h->sort = xtp_get16(p + XTP_WIRE_OFF_SORT);
-	h->sync = xtp_get32(p + XTP_WIRE_OFF_SYNC);
-	h->seq = xtp_get64(p + XTP_WIRE_OFF_SEQ);
+	h->check = get_unaligned_be16(p + XTP_WIRE_OFF_CHECK);
+	h->sort = get_unaligned_be16(p + XTP_WIRE_OFF_SORT);
+	h->sync = get_unaligned_be32(p + XTP_WIRE_OFF_SYNC);
+	h->seq = get_unaligned_be64(p + XTP_WIRE_OFF_SEQ);
 
 	return xtp_dec_payload(p + XTP_WIRE_HDR_LEN, h->dlen, pkt);
 }
@@ -474,8 +440,8 @@ int xtp_wire_span(const struct xtp_wire_pkt *pkt, u32 i, u64 *left,
 	if (!ctl->raw_spans)
 		return -XTP_WIRE_EINVAL;
 	raw = ctl->raw_spans + (size_t)i * XTP_WIRE_SPAN_LEN;
-	*left = xtp_get64(raw);
-	*right = xtp_get64(raw + 8);
+	*left = get_unaligned_be64(raw);
+	*right = get_unaligned_be64(raw + 8);
 	return 0;
 }
 
@@ -558,40 +524,40 @@ static void xtp_enc_addr(u8 *p, const struct xtp_wire_addr *a)
 {
 	unsigned int hlen = a->aformat == XTP_AFORMAT_IPV4 ? 4 : 16;
 
-	xtp_put16(p, xtp_addr_len(a->aformat));
+	put_unaligned_be16(xtp_addr_len(a->aformat), p);
 	p[2] = a->adomain;
 	p[3] = a->aformat;
 	p += XTP_WIRE_ADDR_HDR_LEN;
 	memcpy(p, &a->dsthost, hlen);
 	memcpy(p + hlen, &a->srchost, hlen);
-	xtp_put16(p + 2 * hlen, a->dstport);
-	xtp_put16(p + 2 * hlen + 2, a->srcport);
+	put_unaligned_be16(a->dstport, p + 2 * hlen);
+	put_unaligned_be16(a->srcport, p + 2 * hlen + 2);
 }
 
 static void xtp_enc_traffic(u8 *p, const struct xtp_wire_traffic *t)
 {
-	xtp_put16(p, xtp_traffic_len(t->tformat));
+	put_unaligned_be16(xtp_traffic_len(t->tformat), p);
 	p[2] = t->service;
 	p[3] = t->tformat;
 	p += XTP_WIRE_TSPEC_HDR_LEN;
 	if (t->tformat == XTP_TFORMAT_NULL) {
-		xtp_put32(p, t->traffic);
+		put_unaligned_be32(t->traffic, p);
 	} else {
-		xtp_put32(p, t->maxdata);
-		xtp_put32(p + 4, t->inrate);
-		xtp_put32(p + 8, t->inburst);
-		xtp_put32(p + 12, t->outrate);
-		xtp_put32(p + 16, t->outburst);
+		put_unaligned_be32(t->maxdata, p);
+		put_unaligned_be32(t->inrate, p + 4);
+		put_unaligned_be32(t->inburst, p + 8);
+		put_unaligned_be32(t->outrate, p + 12);
+		put_unaligned_be32(t->outburst, p + 16);
 	}
 }
 
 static void xtp_enc_tcntl(u8 *p, const struct xtp_wire_ctl *ctl)
 {
-	xtp_put64(p, ctl->rseq);
-	xtp_put64(p + 8, ctl->alloc);
-	xtp_put32(p + 16, ctl->echo);
-	xtp_put32(p + 20, ctl->rsvd);
-	xtp_put64(p + 24, ctl->xkey);
+	put_unaligned_be64(ctl->rseq, p);
+	put_unaligned_be64(ctl->alloc, p + 8);
+	put_unaligned_be32(ctl->echo, p + 16);
+	put_unaligned_be32(ctl->rsvd, p + 20);
+	put_unaligned_be64(ctl->xkey, p + 24);
 }
 
 /* Write the segments of @pkt at @p; the caller has checked the space. */
@@ -603,18 +569,18 @@ static void xtp_enc_segs(u8 *p, const struct xtp_wire_pkt *pkt)
 	switch (pkt->hdr.pformat) {
 	case XTP_PF_DATA:
 		if (pkt->hdr.options & XTP_CMD_BTAG)
-			xtp_put64(p, pkt->btag);
+			put_unaligned_be64(pkt->btag, p);
 		break;
 	case XTP_PF_CNTL:
-		xtp_put64(p, ctl->rseq);
-		xtp_put64(p + 8, ctl->alloc);
-		xtp_put32(p + 16, ctl->echo);
+		put_unaligned_be64(ctl->rseq, p);
+		put_unaligned_be64(ctl->alloc, p + 8);
+		put_unaligned_be32(ctl->echo, p + 16);
 		break;
 	case XTP_PF_ECNTL:
-		xtp_put64(p, ctl->rseq);
-		xtp_put64(p + 8, ctl->alloc);
-		xtp_put32(p + 16, ctl->echo);
-		xtp_put32(p + 20, ctl->nspan);
+		put_unaligned_be64(ctl->rseq, p);
+		put_unaligned_be64(ctl->alloc, p + 8);
+		put_unaligned_be32(ctl->echo, p + 16);
+		put_unaligned_be32(ctl->nspan, p + 20);
 		p += XTP_WIRE_ECNTL_LEN;
 		if (!ctl->spans) {
 			if (ctl->nspan)
@@ -623,8 +589,8 @@ static void xtp_enc_segs(u8 *p, const struct xtp_wire_pkt *pkt)
 			break;
 		}
 		for (i = 0; i < ctl->nspan; i++, p += XTP_WIRE_SPAN_LEN) {
-			xtp_put64(p, ctl->spans[i].left);
-			xtp_put64(p + 8, ctl->spans[i].right);
+			put_unaligned_be64(ctl->spans[i].left, p);
+			put_unaligned_be64(ctl->spans[i].right, p + 8);
 		}
 		break;
 	case XTP_PF_TCNTL:
@@ -644,8 +610,8 @@ static void xtp_enc_segs(u8 *p, const struct xtp_wire_pkt *pkt)
 				&pkt->traffic);
 		break;
 	case XTP_PF_DIAG:
-		xtp_put32(p, pkt->diag_code);
-		xtp_put32(p + 4, pkt->diag_value);
+		put_unaligned_be32(pkt->diag_code, p);
+		put_unaligned_be32(pkt->diag_value, p + 4);
 		break;
 	}
 }
@@ -678,14 +644,14 @@ int xtp_wire_encode_hdr(const struct xtp_wire_pkt *pkt, void *buf,
 	if ((size_t)n > cap)
 		return -XTP_WIRE_ENOSPC;
 
-	xtp_put64(p + XTP_WIRE_OFF_KEY, h->key);
-	xtp_put32(p + XTP_WIRE_OFF_CMD, h->options | (u32)h->rsvd << 8 |
-		  XTP_WIRE_VERSION << XTP_CMD_VER_SHIFT | h->pformat);
-	xtp_put32(p + XTP_WIRE_OFF_DLEN, total - XTP_WIRE_HDR_LEN);
-	xtp_put16(p + XTP_WIRE_OFF_CHECK, 0);
-	xtp_put16(p + XTP_WIRE_OFF_SORT, h->sort);
-	xtp_put32(p + XTP_WIRE_OFF_SYNC, h->sync);
-	xtp_put64(p + XTP_WIRE_OFF_SEQ, h->seq);
+	put_unaligned_be64(h->key, p + XTP_WIRE_OFF_KEY);
+	put_unaligned_be32(h->options | (u32)h->rsvd << 8 |
+		  XTP_WIRE_VERSION << XTP_CMD_VER_SHIFT | h->pformat, p + XTP_WIRE_OFF_CMD);
+	put_unaligned_be32(total - XTP_WIRE_HDR_LEN, p + XTP_WIRE_OFF_DLEN);
+	put_unaligned_be16(0, p + XTP_WIRE_OFF_CHECK);
+	put_unaligned_be16(h->sort, p + XTP_WIRE_OFF_SORT);
+	put_unaligned_be32(h->sync, p + XTP_WIRE_OFF_SYNC);
+	put_unaligned_be64(h->seq, p + XTP_WIRE_OFF_SEQ);
 	xtp_enc_segs(p + XTP_WIRE_HDR_LEN, pkt);
 	return n;
 }

@@ -544,7 +544,7 @@ static inline struct xtp_net *xtp_net(const struct net *net)
 }
 
 /**
- * xtp_drop - free a packet that was not taken, saying why
+ * xtp_drop() - free a packet that was not taken, saying why
  * @sk: the socket it was for, or NULL before any lookup
  * @skb: the packet
  * @reason: the nearest SKB_DROP_REASON_* (the table in xtp.rst)
