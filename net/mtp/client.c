@@ -18,9 +18,9 @@
 
 #include "compat.h"
 #include "mtp.h"
+#include "transit.h"
 #include <trace/events/mtp.h>
 
-#define MTP_MAX_RANGES		512	/* in-transit ranges per transaction */
 #define MTP_TAGS		64	/* send times remembered, by tag */
 #define MTP_STOP_MS		1000	/* ABORT_STOP expires within this */
 /*
@@ -40,27 +40,6 @@ enum mtp_txn_state {
 	MTP_TS_FLOWING,		/* fetching the object */
 	MTP_TS_CLOSING,		/* stream: close request sent */
 	MTP_TS_DONE,
-};
-
-/**
- * struct mtp_range - object bytes requested and not yet received
- * @node: in &mtp_ctxn.transit, sorted by @start
- * @start: first byte
- * @end: byte after the last
- * @sent: when the request went out
- * @seq: subrequest sequence number of that request, 0 for the initial one
- * @nodata: the server had no data for it yet (stream): not a loss
- * @pending: the server said the request waits for its application
- *	(%MTP_RES_PENDING): not a loss, and not overtaken by later answers
- */
-struct mtp_range {
-	struct list_head node;
-	u64 start;
-	u64 end;
-	unsigned long sent;
-	u32 seq;
-	bool nodata;
-	bool pending;
 };
 
 /**
@@ -93,10 +72,9 @@ struct mtp_range {
  * @end: object end, U64_MAX while unknown
  * @next: all bytes below were delivered
  * @hiwat: all bytes below were requested at least once
- * @transit: bytes requested, not yet received nor declared lost
  * @srv_limit: server's bytes per request, 0 for none
- * @transit_list: &struct mtp_range, in transit
- * @nranges: entries on @transit_list
+ * @tr: the ranges requested, not yet received nor declared lost, and
+ *	their bytes
  * @ooo: received skbs beyond @next, sorted, not overlapping
  * @flow: window and datagram size
  * @dest: the server host's RTT and congestion window, shared with the
@@ -155,10 +133,8 @@ struct mtp_ctxn {
 	u64 end;
 	u64 next;
 	u64 hiwat;
-	u32 transit;
 	u32 srv_limit;
-	struct list_head transit_list;
-	unsigned int nranges;
+	struct mtp_transit tr;
 	struct sk_buff_head ooo;
 	struct mtp_flow flow;
 	struct mtp_dest *dest;
@@ -278,122 +254,44 @@ static void mtp_txn_send_initial(struct mtp_ctxn *t, bool repeat,
 		     repeat, out);
 }
 
-/* ---- range bookkeeping ------------------------------------------------ */
+/* ---- bytes in transit (transit.c), shared with the server host -------- */
 
-/* @t's bytes in transit change by @delta, and its destination's with them. */
-static void mtp_transit_adj(struct mtp_ctxn *t, s64 delta)
+/* @t's bytes in transit fell by @gone: so did its server host's. */
+static void mtp_txn_untransit(struct mtp_ctxn *t, u32 gone)
 {
-	t->transit += delta;
 	if (t->dest)
-		t->dest->cc.inflight += delta;
+		t->dest->cc.inflight -= gone;
 }
 
-static void mtp_range_free(struct mtp_ctxn *t, struct mtp_range *r)
+/* The initial request asks for @bytes: in transit, with no range yet. */
+static void mtp_txn_transit_charge(struct mtp_ctxn *t, u32 bytes)
 {
-	list_del(&r->node);
-	t->nranges--;
-	kmem_cache_free(mtp_range_cache, r);
+	mtp_transit_charge(&t->tr, bytes);
+	if (t->dest)
+		t->dest->cc.inflight += bytes;
 }
 
-/* Remove [s, e) from the ranges in transit; the bytes no longer count. */
-static void mtp_transit_remove(struct mtp_ctxn *t, u64 s, u64 e)
+static bool mtp_txn_transit_add(struct mtp_ctxn *t, u64 s, u64 e)
 {
-	struct mtp_range *r, *tmp;
-
-	list_for_each_entry_safe(r, tmp, &t->transit_list, node) {
-		u64 os, oe;
-
-		if (r->start >= e)
-			break;
-		if (r->end <= s)
-			continue;
-		os = max(r->start, s);
-		oe = min(r->end, e);
-		mtp_transit_adj(t, -(s64)(oe - os));
-		if (os == r->start && oe == r->end) {
-			mtp_range_free(t, r);
-		} else if (os == r->start) {
-			r->start = oe;
-		} else if (oe == r->end) {
-			r->end = os;
-		} else {
-			struct mtp_range *n;
-
-			/* The middle arrived first: split. */
-			n = kmem_cache_alloc(mtp_range_cache, GFP_ATOMIC);
-			if (!n || t->nranges >= MTP_MAX_RANGES) {
-				/* Forget the tail; it becomes a gap. */
-				if (n)
-					kmem_cache_free(mtp_range_cache, n);
-				mtp_transit_adj(t, -(s64)(r->end - oe));
-				r->end = os;
-				continue;
-			}
-			*n = *r;
-			n->start = oe;
-			r->end = os;
-			list_add(&n->node, &r->node);
-			t->nranges++;
-		}
-	}
-}
-
-/* Cut every range in transit to @limit bytes: the rest will not come. */
-static void mtp_transit_cut(struct mtp_ctxn *t, u32 limit, u64 end)
-{
-	struct mtp_range *r, *tmp;
-
-	list_for_each_entry_safe(r, tmp, &t->transit_list, node) {
-		u64 e = r->end;
-
-		if (limit && r->end - r->start > limit)
-			e = r->start + limit;
-		if (e > end)
-			e = end;
-		if (e <= r->start) {
-			mtp_transit_adj(t, -(s64)(r->end - r->start));
-			mtp_range_free(t, r);
-		} else if (e < r->end) {
-			mtp_transit_adj(t, -(s64)(r->end - e));
-			r->end = e;
-		}
-	}
-	if (t->hiwat > end)
-		t->hiwat = end;
+	if (!mtp_transit_add(&t->tr, s, e, t->seq, jiffies))
+		return false;
+	if (t->dest)
+		t->dest->cc.inflight += (u32)(e - s);
+	return true;
 }
 
 /* Forget every range in transit: all of them are to be asked again. */
-static void mtp_transit_clear(struct mtp_ctxn *t)
+static void mtp_txn_transit_clear(struct mtp_ctxn *t)
 {
-	struct mtp_range *r, *tmp;
-
-	list_for_each_entry_safe(r, tmp, &t->transit_list, node)
-		mtp_range_free(t, r);
-	mtp_transit_adj(t, -(s64)t->transit);
+	mtp_txn_untransit(t, mtp_transit_clear(&t->tr));
 }
 
-static bool mtp_transit_add(struct mtp_ctxn *t, u64 s, u64 e)
+/* Cut every range in transit to @limit bytes: the rest will not come. */
+static void mtp_txn_transit_cut(struct mtp_ctxn *t, u32 limit, u64 end)
 {
-	struct mtp_range *r, *pos;
-
-	if (t->nranges >= MTP_MAX_RANGES)
-		return false;
-	r = kmem_cache_alloc(mtp_range_cache, GFP_ATOMIC);
-	if (!r)
-		return false;
-	r->start = s;
-	r->end = e;
-	r->sent = jiffies;
-	r->seq = t->seq;
-	r->nodata = false;
-	r->pending = false;
-	list_for_each_entry_reverse(pos, &t->transit_list, node)
-		if (pos->start < s)
-			break;
-	list_add(&r->node, &pos->node);
-	t->nranges++;
-	mtp_transit_adj(t, e - s);
-	return true;
+	mtp_txn_untransit(t, mtp_transit_cut(&t->tr, limit, end));
+	if (t->hiwat > end)
+		t->hiwat = end;
 }
 
 /*
@@ -406,7 +304,7 @@ static bool mtp_find_gap(struct mtp_ctxn *t, u64 *gs, u64 *ge)
 	struct sk_buff *skb = skb_peek(&t->ooo);
 	struct mtp_range *r;
 
-	r = list_first_entry_or_null(&t->transit_list, struct mtp_range, node);
+	r = list_first_entry_or_null(&t->tr.ranges, struct mtp_range, node);
 	while (pos < lim) {
 		u64 next_start = lim;
 
@@ -415,7 +313,7 @@ static bool mtp_find_gap(struct mtp_ctxn *t, u64 *gs, u64 *ge)
 			skb = skb_queue_is_last(&t->ooo, skb) ? NULL :
 			      skb->next;
 		while (r && r->end <= pos)
-			r = list_is_last(&r->node, &t->transit_list) ? NULL :
+			r = list_is_last(&r->node, &t->tr.ranges) ? NULL :
 			    list_next_entry(r, node);
 		if (skb && MTP_SKB_CB(skb)->pos <= pos) {
 			pos = (u64)MTP_SKB_CB(skb)->pos + MTP_SKB_CB(skb)->len;
@@ -498,8 +396,8 @@ static void mtp_txn_pump(struct mtp_ctxn *t, struct sk_buff_head *out)
 	if (!t->clocked)
 		rate = mtp_cc_pace_rate(cc, mtp_rtt_avg(&t->dest->rtt));
 	now = rate ? ktime_get_ns() : 0;
-	while (t->transit < t->flow.window && mtp_find_gap(t, &gs, &ge)) {
-		u64 ext = min_t(u64, ge - gs, t->flow.window - t->transit);
+	while (t->tr.bytes < t->flow.window && mtp_find_gap(t, &gs, &ge)) {
+		u64 ext = min_t(u64, ge - gs, t->flow.window - t->tr.bytes);
 		u64 least = min_t(u64, dgram, ge - gs);
 		bool repeat = gs < t->hiwat;
 		u32 croom = mtp_cc_room(cc), share;
@@ -514,8 +412,8 @@ static void mtp_txn_pump(struct mtp_ctxn *t, struct sk_buff_head *out)
 		 */
 		share = cc->cwnd / max(t->dest->users, 1U);
 		if (t->dest->starved)
-			croom = t->transit >= share ? 0 :
-				min(croom, share - t->transit);
+			croom = t->tr.bytes >= share ? 0 :
+				min(croom, share - t->tr.bytes);
 		if (!cc->inflight)
 			croom = max_t(u32, croom, least);
 		if (croom < least) {
@@ -545,7 +443,7 @@ static void mtp_txn_pump(struct mtp_ctxn *t, struct sk_buff_head *out)
 		if (!(u16)t->seq)
 			t->seq++;		/* tag 0 is the initial request */
 		tag = (u16)t->seq;
-		if (!mtp_transit_add(t, gs, gs + ext))
+		if (!mtp_txn_transit_add(t, gs, gs + ext))
 			break;
 		mtp_cc_paced(cc, (u32)ext, rate, now);
 		t->tag_sent[tag % MTP_TAGS] = ktime_get();
@@ -605,7 +503,7 @@ static void mtp_txn_unlink(struct mtp_ctxn *t)
 	sk_wmem_queued_add(sk, -(int)t->wmem);
 	t->wmem = 0;
 	mtp_txn_timer_stop(t);
-	mtp_transit_clear(t);
+	mtp_txn_transit_clear(t);
 	mtp_dest_put(t->ms, t->dest);
 	t->dest = NULL;
 	__skb_queue_purge(&t->ooo);
@@ -764,7 +662,7 @@ static void mtp_range_lost(struct mtp_ctxn *t, struct mtp_range *r, bool early)
 	u32 old = t->flow.window;
 	enum mtp_cc_cut cut;
 
-	mtp_transit_adj(t, -(s64)len);
+	mtp_txn_untransit(t, len);
 	if (!r->nodata && !r->pending) {
 		t->losses++;
 		MTP_INC_STATS(net, MTP_MIB_LOSSES);
@@ -781,7 +679,7 @@ static void mtp_range_lost(struct mtp_ctxn *t, struct mtp_range *r, bool early)
 				   t->flow.window);
 		mtp_txn_window_moved(t, old);
 	}
-	mtp_range_free(t, r);
+	mtp_transit_forget(&t->tr, r);
 }
 
 /**
@@ -811,7 +709,7 @@ static void mtp_txn_early_loss(struct mtp_ctxn *t, u16 tag)
 	seq = t->seq - back;
 	if (seq < depth)
 		return;
-	list_for_each_entry_safe(r, tmp, &t->transit_list, node)
+	list_for_each_entry_safe(r, tmp, &t->tr.ranges, node)
 		if (!r->nodata && !r->pending && r->seq <= seq - depth)
 			mtp_range_lost(t, r, true);
 }
@@ -885,13 +783,13 @@ static void mtp_txn_arm(struct mtp_ctxn *t)
 		if (time_before(t->last_tx + rep, when))
 			when = t->last_tx + rep;
 	}
-	list_for_each_entry(r, &t->transit_list, node)
+	list_for_each_entry(r, &t->tr.ranges, node)
 		if (time_before(mtp_range_due(r, rep), when))
 			when = mtp_range_due(r, rep);
 	if (t->paced && time_before(t->pace_at, when))
 		when = t->pace_at;
 	/* Held back by the congestion window: look again within a repeat. */
-	if (t->state == MTP_TS_FLOWING && list_empty(&t->transit_list) &&
+	if (t->state == MTP_TS_FLOWING && list_empty(&t->tr.ranges) &&
 	    time_before(jiffies + rep, when))
 		when = jiffies + rep;
 	if (t->stopping && time_before(t->stop_at, when))
@@ -950,7 +848,7 @@ static void mtp_txn_timeout(struct mtp_ctxn *t, struct sk_buff_head *out)
 		mtp_txn_complete(t, MTP_ERR_NET, MTP_ERR_NET_EXPIRE, false);
 		return;
 	}
-	if (t->stopping && (time_after_eq(now, t->stop_at) || !t->transit)) {
+	if (t->stopping && (time_after_eq(now, t->stop_at) || !t->tr.bytes)) {
 		mtp_txn_complete(t, MTP_ERR_NET, MTP_ERR_NET_EXPIRE, false);
 		return;
 	}
@@ -968,7 +866,7 @@ static void mtp_txn_timeout(struct mtp_ctxn *t, struct sk_buff_head *out)
 			}
 		}
 	}
-	list_for_each_entry_safe(r, tmp, &t->transit_list, node)
+	list_for_each_entry_safe(r, tmp, &t->tr.ranges, node)
 		if (!time_before(now, mtp_range_due(r, rep))) {
 			backoff = backoff || (!r->nodata && !r->pending);
 			mtp_range_lost(t, r, false);
@@ -1057,14 +955,14 @@ static void mtp_txn_error(struct mtp_ctxn *t, const struct mtp_wire_msg *m,
 	    t->suppress) {
 		/* The server lost the channel: send the payload again. */
 		t->suppress = false;
-		mtp_transit_clear(t);
+		mtp_txn_transit_clear(t);
 		mtp_txn_pump(t, out);
 		return;
 	}
 	if (t->stream && m->error == MTP_ERR_APP &&
 	    m->response == MTP_ERR_APP_EOD) {
 		t->end = max_t(u64, (u64)m->rsize, t->next);
-		mtp_transit_cut(t, 0, t->end);
+		mtp_txn_transit_cut(t, 0, t->end);
 		mtp_txn_check_done(t, out);
 		return;
 	}
@@ -1092,7 +990,7 @@ static void mtp_txn_pending(struct mtp_ctxn *t, const struct mtp_wire_msg *m)
 		t->last_tx = jiffies;	/* the initial request: wait again */
 		return;
 	}
-	list_for_each_entry(r, &t->transit_list, node) {
+	list_for_each_entry(r, &t->tr.ranges, node) {
 		if (r->start >= e)
 			break;
 		if (r->start >= s && !r->pending) {
@@ -1127,7 +1025,7 @@ static void mtp_txn_revalidate(struct mtp_ctxn *t, struct sk_buff_head *out)
 		mtp_txn_send_initial(t, true, out);
 		return;
 	}
-	mtp_transit_clear(t);
+	mtp_txn_transit_clear(t);
 	mtp_txn_pump(t, out);
 }
 
@@ -1217,12 +1115,12 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 			consume_skb(skb);
 			if (t->state == MTP_TS_FIRST) {
 				t->state = MTP_TS_FLOWING;
-				mtp_transit_adj(t, -(s64)t->transit);
+				mtp_txn_transit_clear(t);
 				t->hiwat = (u64)t->address +
 					mtp_wire_limit_bytes(t->init_limit);
-				mtp_transit_add(t, t->address, t->hiwat);
+				mtp_txn_transit_add(t, t->address, t->hiwat);
 			}
-			list_for_each_entry(r, &t->transit_list, node)
+			list_for_each_entry(r, &t->tr.ranges, node)
 				if (r->start == m->address)
 					r->nodata = true;
 			return;
@@ -1246,10 +1144,10 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 		/* What the initial request asked for is in transit. */
 		t->hiwat = max_t(u64, want, (u64)m->address + m->payload_len);
 		t->hiwat = min(t->hiwat, t->end);
-		mtp_transit_adj(t, -(s64)t->transit);
+		mtp_txn_transit_clear(t);
 		if (t->hiwat > t->address &&
-		    mtp_transit_add(t, t->address, t->hiwat))
-			list_first_entry(&t->transit_list, struct mtp_range,
+		    mtp_txn_transit_add(t, t->address, t->hiwat))
+			list_first_entry(&t->tr.ranges, struct mtp_range,
 					 node)->sent = t->last_tx;
 	}
 	t->suppress = t->suppress || (m->options & MTP_OPT_SUPPRESS);
@@ -1258,7 +1156,7 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 
 		if (!t->srv_limit || lim < t->srv_limit) {
 			t->srv_limit = lim;
-			mtp_transit_cut(t, lim, t->end);
+			mtp_txn_transit_cut(t, lim, t->end);
 		}
 	}
 	if (m->dgram_shift >= MTP_WIRE_SHIFT_MIN &&
@@ -1266,7 +1164,7 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 		mtp_flow_path_cut(&t->flow, 1U << m->dgram_shift);
 	s = m->address;
 	e = s + m->payload_len;
-	mtp_transit_remove(t, s, e);
+	mtp_txn_untransit(t, mtp_transit_remove(&t->tr, s, e));
 	mtp_txn_early_loss(t, m->tag);
 	if (m->tag)
 		t->clocked = true;
@@ -1292,7 +1190,7 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 	mtp_txn_check_done(t, out);
 	if (t->state == MTP_TS_DONE)
 		return;
-	if (t->stopping && !t->transit) {
+	if (t->stopping && !t->tr.bytes) {
 		mtp_txn_complete(t, MTP_ERR_NET, MTP_ERR_NET_EXPIRE, false);
 		return;
 	}
@@ -1429,7 +1327,7 @@ static void mtp_txn_path_init(struct mtp_ctxn *t, u32 app_ms, u32 floor_ms)
 	if (want > 512)
 		want &= ~511U;
 	t->init_limit = mtp_wire_limit_units(want);
-	mtp_transit_adj(t, mtp_wire_limit_bytes(t->init_limit));
+	mtp_txn_transit_charge(t, mtp_wire_limit_bytes(t->init_limit));
 }
 
 /**
@@ -1499,7 +1397,7 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 	t->end = U64_MAX;
 	t->next = req->address;
 	t->hiwat = req->address;
-	INIT_LIST_HEAD(&t->transit_list);
+	mtp_transit_init(&t->tr, mtp_range_cache);
 	__skb_queue_head_init(&t->ooo);
 	dcap = mtp_flow_dgram_cap(mtp_path_payload(ms, daddr, dport),
 				  READ_ONCE(sk->sk_rcvbuf));
@@ -1553,7 +1451,7 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 		};
 		struct sk_buff *skb;
 
-		mtp_transit_adj(t, -(s64)t->transit);
+		mtp_txn_transit_clear(t);
 		mtp_dest_put(t->ms, t->dest);
 		t->dest = NULL;
 		spin_unlock_bh(&ms->lock);
@@ -1629,7 +1527,7 @@ int mtp_client_abort(struct mtp_sock *ms, u32 reqid, u32 level)
 			t->state = MTP_TS_FLOWING;
 		t->stream = false;
 		t->end = top;
-		mtp_transit_cut(t, 0, top);
+		mtp_txn_transit_cut(t, 0, top);
 		mtp_txn_check_done(t, &out);
 		break;
 	}
@@ -1638,7 +1536,7 @@ int mtp_client_abort(struct mtp_sock *ms, u32 reqid, u32 level)
 		t->stop_at = jiffies +
 			msecs_to_jiffies(min_t(u32, t->repeat_ms, MTP_STOP_MS));
 		/* Before the first answer nothing counts as received. */
-		if (t->state == MTP_TS_FIRST || !t->transit)
+		if (t->state == MTP_TS_FIRST || !t->tr.bytes)
 			mtp_txn_complete(t, MTP_ERR_NET, MTP_ERR_NET_EXPIRE,
 					 false);
 		break;
@@ -1747,7 +1645,7 @@ void mtp_client_kick(struct mtp_sock *ms)
 	__skb_queue_head_init(&out);
 	spin_lock_bh(&ms->lock);
 	hash_for_each(ms->ctxn, bkt, t, hnode) {
-		if (t->transit < t->flow.window) {
+		if (t->tr.bytes < t->flow.window) {
 			mtp_txn_pump(t, &out);
 			mtp_txn_arm(t);
 		}
