@@ -1033,26 +1033,22 @@ static void mtp_txn_revalidate(struct mtp_ctxn *t, struct sk_buff_head *out)
  * A response for @t, which is live and was sent by its server.  Every
  * path either completes @t or leaves it to be re-armed by the caller.
  */
-static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
-			const struct mtp_wire_msg *m, struct sk_buff_head *out)
+/*
+ * Answers that are not data: a token that revalidates, a PENDING without
+ * payload, an error.  Return: true if @skb was one of them (consumed).
+ */
+static bool mtp_txn_rcv_control(struct mtp_ctxn *t, struct sk_buff *skb,
+				const struct mtp_wire_msg *m,
+				struct sk_buff_head *out, bool *fresh)
 {
-	struct mtp_sock *ms = t->ms;
-	struct sock *sk = mtp_to_sk(ms);
-	struct net *net = sock_net(sk);
-	bool fresh = false;
-	u32 got, old;
-	u64 s, e;
-
-	MTP_INC_STATS(net, MTP_MIB_INRESPONSES);
-	mtp_txn_rtt(t, m->tag);
 	if (m->options & MTP_OPT_TOKEN) {
-		fresh = mtp_txn_token_take(t, m);
+		*fresh = mtp_txn_token_take(t, m);
 		if (!m->error && m->response == MTP_RES_VALIDATE) {
 			/* Not a response either: the answer waits. */
 			consume_skb(skb);
-			if (fresh)
+			if (*fresh)
 				mtp_txn_revalidate(t, out);
-			return;
+			return true;
 		}
 	}
 	if (!m->error && m->response == MTP_RES_PENDING && !m->payload_len &&
@@ -1063,15 +1059,138 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 		 */
 		consume_skb(skb);
 		mtp_txn_pending(t, m);
-		return;
+		return true;
 	}
 	t->last_rx = jiffies;
 	t->peer_appver = m->appversion;
 	if (m->error) {
 		consume_skb(skb);
 		mtp_txn_error(t, m, out);
+		return true;
+	}
+	return false;
+}
+
+/* A single-datagram transaction: the first valid response is all of it. */
+static void mtp_txn_rcv_single(struct mtp_ctxn *t, struct sk_buff *skb,
+			       const struct mtp_wire_msg *m)
+{
+	t->address = m->address;	/* opaque: reported as sent */
+	t->next = m->address;
+	t->end = (u64)m->address + m->rsize;
+	MTP_SKB_CB(skb)->pos = m->address;
+	MTP_SKB_CB(skb)->off = mtp_wire_hdr_len(m);
+	MTP_SKB_CB(skb)->len = m->payload_len;
+	MTP_SKB_CB(skb)->reqid = t->reqid;
+	__skb_queue_tail(&t->ooo, skb);
+	mtp_txn_deliver(t);
+	mtp_txn_complete(t, 0, 0, false);
+}
+
+/* A stream with no data yet: ask again later, do not expire. */
+static void mtp_txn_rcv_nodata(struct mtp_ctxn *t, const struct mtp_wire_msg *m)
+{
+	struct mtp_range *r;
+
+	if (t->state == MTP_TS_FIRST) {
+		t->state = MTP_TS_FLOWING;
+		mtp_txn_transit_clear(t);
+		t->hiwat = (u64)t->address + mtp_wire_limit_bytes(t->init_limit);
+		mtp_txn_transit_add(t, t->address, t->hiwat);
+	}
+	list_for_each_entry(r, &t->tr.ranges, node)
+		if (r->start == m->address)
+			r->nodata = true;
+}
+
+/*
+ * The first data: the object's end becomes known, and what the initial
+ * request asked for becomes the first range in transit.
+ */
+static void mtp_txn_rcv_first(struct mtp_ctxn *t, const struct mtp_wire_msg *m)
+{
+	u64 want = (u64)t->address + mtp_wire_limit_bytes(t->init_limit);
+
+	t->state = MTP_TS_FLOWING;
+	if (!t->stream) {
+		t->end = (u64)m->address + m->rsize;
+		if (t->rsize)
+			t->end = min_t(u64, t->end, (u64)t->address + t->rsize);
+		/* The addresses cannot reach beyond 2^32. */
+		t->end = min_t(u64, t->end, MTP_OBJ_MAX);
+		if (t->end < t->address)
+			t->end = t->address;
+	}
+	t->hiwat = max_t(u64, want, (u64)m->address + m->payload_len);
+	t->hiwat = min(t->hiwat, t->end);
+	mtp_txn_transit_clear(t);
+	if (t->hiwat > t->address &&
+	    mtp_txn_transit_add(t, t->address, t->hiwat))
+		list_first_entry(&t->tr.ranges, struct mtp_range, node)->sent =
+			t->last_tx;
+}
+
+/* What the server's answer says of the path: its limit, its datagrams. */
+static void mtp_txn_rcv_limits(struct mtp_ctxn *t, const struct mtp_wire_msg *m)
+{
+	t->suppress = t->suppress || (m->options & MTP_OPT_SUPPRESS);
+	if (m->limit) {
+		u32 lim = mtp_wire_limit_bytes(m->limit);
+
+		if (!t->srv_limit || lim < t->srv_limit) {
+			t->srv_limit = lim;
+			mtp_txn_transit_cut(t, lim, t->end);
+		}
+	}
+	if (m->dgram_shift >= MTP_WIRE_SHIFT_MIN &&
+	    m->dgram_shift <= MTP_WIRE_SHIFT_MAX)
+		mtp_flow_path_cut(&t->flow, 1U << m->dgram_shift);
+}
+
+/* Object bytes [@m->address, +payload_len): out of transit, stored. */
+static void mtp_txn_rcv_data(struct mtp_ctxn *t, struct sk_buff *skb,
+			     const struct mtp_wire_msg *m)
+{
+	u64 s = m->address, e = s + m->payload_len;
+	u32 got, old;
+
+	mtp_txn_untransit(t, mtp_transit_remove(&t->tr, s, e));
+	mtp_txn_early_loss(t, m->tag);
+	if (m->tag)
+		t->clocked = true;
+	if (e > t->end)
+		e = t->end;
+	if (s >= e || e <= t->next) {
+		mtp_txn_dup(t);
+		mtp_drop(t->ms, skb, SKB_DROP_REASON_TCP_OLD_DATA);
 		return;
 	}
+	got = mtp_txn_store(t, skb, s, e, mtp_wire_hdr_len(m));
+	if (!got) {
+		mtp_txn_dup(t);
+		return;
+	}
+	old = t->flow.window;
+	mtp_flow_received(&t->flow, got, &t->dest->rtt);
+	mtp_cc_acked(&t->dest->cc, got, t->flow.dgram);
+	mtp_txn_window_moved(t, old);
+	mtp_txn_deliver(t);
+	if (!mtp_rx_room(t))
+		mtp_rx_guard(t->ms);
+}
+
+static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
+			const struct mtp_wire_msg *m, struct sk_buff_head *out)
+{
+	struct mtp_sock *ms = t->ms;
+	struct sock *sk = mtp_to_sk(ms);
+	struct net *net = sock_net(sk);
+	bool fresh = false;
+
+	MTP_INC_STATS(net, MTP_MIB_INRESPONSES);
+	mtp_txn_rtt(t, m->tag);
+	if (mtp_txn_rcv_control(t, skb, m, out, &fresh))
+		return;
 	t->resp[0] = 0;
 	t->resp[1] = m->response;
 	t->resp[2] = m->action;
@@ -1090,103 +1209,22 @@ static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 		return;
 	}
 	skb_set_owner_r(skb, sk);
-
 	if (t->single) {
-		/* The first valid response is the whole response. */
-		t->address = m->address;	/* opaque: reported as sent */
-		t->next = m->address;
-		t->end = (u64)m->address + m->rsize;
-		MTP_SKB_CB(skb)->pos = m->address;
-		MTP_SKB_CB(skb)->off = mtp_wire_hdr_len(m);
-		MTP_SKB_CB(skb)->len = m->payload_len;
-		MTP_SKB_CB(skb)->reqid = t->reqid;
-		__skb_queue_tail(&t->ooo, skb);
-		mtp_txn_deliver(t);
-		mtp_txn_complete(t, 0, 0, false);
+		mtp_txn_rcv_single(t, skb, m);
 		return;
 	}
-
 	if (m->options & MTP_OPT_STREAM) {
 		t->stream = true;
 		if (!m->payload_len) {
-			/* No data yet: ask again later, do not expire. */
-			struct mtp_range *r;
-
 			consume_skb(skb);
-			if (t->state == MTP_TS_FIRST) {
-				t->state = MTP_TS_FLOWING;
-				mtp_txn_transit_clear(t);
-				t->hiwat = (u64)t->address +
-					mtp_wire_limit_bytes(t->init_limit);
-				mtp_txn_transit_add(t, t->address, t->hiwat);
-			}
-			list_for_each_entry(r, &t->tr.ranges, node)
-				if (r->start == m->address)
-					r->nodata = true;
+			mtp_txn_rcv_nodata(t, m);
 			return;
 		}
 	}
-	if (t->state == MTP_TS_FIRST) {
-		u64 want = (u64)t->address +
-			   mtp_wire_limit_bytes(t->init_limit);
-
-		t->state = MTP_TS_FLOWING;
-		if (!t->stream) {
-			t->end = (u64)m->address + m->rsize;
-			if (t->rsize)
-				t->end = min_t(u64, t->end,
-					       (u64)t->address + t->rsize);
-			/* The addresses cannot reach beyond 2^32. */
-			t->end = min_t(u64, t->end, MTP_OBJ_MAX);
-			if (t->end < t->address)
-				t->end = t->address;
-		}
-		/* What the initial request asked for is in transit. */
-		t->hiwat = max_t(u64, want, (u64)m->address + m->payload_len);
-		t->hiwat = min(t->hiwat, t->end);
-		mtp_txn_transit_clear(t);
-		if (t->hiwat > t->address &&
-		    mtp_txn_transit_add(t, t->address, t->hiwat))
-			list_first_entry(&t->tr.ranges, struct mtp_range,
-					 node)->sent = t->last_tx;
-	}
-	t->suppress = t->suppress || (m->options & MTP_OPT_SUPPRESS);
-	if (m->limit) {
-		u32 lim = mtp_wire_limit_bytes(m->limit);
-
-		if (!t->srv_limit || lim < t->srv_limit) {
-			t->srv_limit = lim;
-			mtp_txn_transit_cut(t, lim, t->end);
-		}
-	}
-	if (m->dgram_shift >= MTP_WIRE_SHIFT_MIN &&
-	    m->dgram_shift <= MTP_WIRE_SHIFT_MAX)
-		mtp_flow_path_cut(&t->flow, 1U << m->dgram_shift);
-	s = m->address;
-	e = s + m->payload_len;
-	mtp_txn_untransit(t, mtp_transit_remove(&t->tr, s, e));
-	mtp_txn_early_loss(t, m->tag);
-	if (m->tag)
-		t->clocked = true;
-	if (e > t->end)
-		e = t->end;
-	if (s >= e || e <= t->next) {
-		mtp_txn_dup(t);
-		mtp_drop(ms, skb, SKB_DROP_REASON_TCP_OLD_DATA);
-	} else {
-		got = mtp_txn_store(t, skb, s, e, mtp_wire_hdr_len(m));
-		if (!got) {
-			mtp_txn_dup(t);
-		} else {
-			old = t->flow.window;
-			mtp_flow_received(&t->flow, got, &t->dest->rtt);
-			mtp_cc_acked(&t->dest->cc, got, t->flow.dgram);
-			mtp_txn_window_moved(t, old);
-			mtp_txn_deliver(t);
-			if (!mtp_rx_room(t))
-				mtp_rx_guard(ms);
-		}
-	}
+	if (t->state == MTP_TS_FIRST)
+		mtp_txn_rcv_first(t, m);
+	mtp_txn_rcv_limits(t, m);
+	mtp_txn_rcv_data(t, skb, m);
 	mtp_txn_check_done(t, out);
 	if (t->state == MTP_TS_DONE)
 		return;
@@ -1330,54 +1368,30 @@ static void mtp_txn_path_init(struct mtp_ctxn *t, u32 app_ms, u32 floor_ms)
 	mtp_txn_transit_charge(t, mtp_wire_limit_bytes(t->init_limit));
 }
 
-/**
- * mtp_client_request() - start a transaction (sendmsg with MTP_REQUEST)
- * @ms: socket, with its UDP socket
- * @req: the application's description
- * @daddr: server
- * @dport: server port
- * @msg: the request payload
- * @len: its length
- *
- * Waits (SO_SNDTIMEO, interruptibly; not with MSG_DONTWAIT) while the
- * socket has net.mtp.max_txns transactions or SO_SNDBUF bytes of requests
- * (mtp_client_writable()).
- *
- * Return: @len, or a negative errno: -EAGAIN if it could not wait long
- * enough, -EPIPE if the socket was shut down for writing meanwhile.
- */
-int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
-		       __be32 daddr, __be16 dport, struct msghdr *msg,
-		       size_t len)
+/* A transaction for @req with its payload from @msg, not yet started. */
+static struct mtp_ctxn *mtp_txn_alloc(struct mtp_sock *ms,
+				      const struct mtp_request *req,
+				      __be32 daddr, __be16 dport,
+				      struct msghdr *msg, size_t len)
 {
 	struct sock *sk = mtp_to_sk(ms);
-	struct net *net = sock_net(sk);
-	struct mtp_net *mn = mtp_net(net);
-	struct mtp_dest *spare = NULL;
-	struct sk_buff_head out;
+	struct mtp_net *mn = mtp_net(sock_net(sk));
 	struct mtp_ctxn *t;
-	long timeo;
 	u32 dcap;
-	int err;
 
-	if (len > MTP_SIZE_REQUEST)
-		return -EMSGSIZE;
-	if (req->flags & ~(MTP_REQ_SINGLE | MTP_REQ_FORGET) || req->reserved ||
-	    req->pad)
-		return -EINVAL;
 	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 	if (!t)
-		return -ENOBUFS;
+		return ERR_PTR(-ENOBUFS);
 	t->final = alloc_skb(sizeof(struct mtp_info), GFP_KERNEL);
 	if (!t->final) {
 		kfree(t);
-		return -ENOBUFS;
+		return ERR_PTR(-ENOBUFS);
 	}
 	skb_put(t->final, sizeof(struct mtp_info));
 	if (copy_from_iter(t->payload, len, &msg->msg_iter) != len) {
 		consume_skb(t->final);
 		kfree(t);
-		return -EFAULT;
+		return ERR_PTR(-EFAULT);
 	}
 	refcount_set(&t->ref, 1);
 	sock_hold(sk);
@@ -1409,69 +1423,136 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 	t->init_shift = mtp_flow_shift(&t->flow);
 	t->start = ktime_get();
 	t->last_rx = jiffies;
+	return t;
+}
 
-	__skb_queue_head_init(&out);
-	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+/*
+ * Wait for room on the socket and find @t's server host, allocating in
+ * *@spare a host not known yet.  Return: 0 with the socket's lock held,
+ * or a negative errno without it.
+ */
+static int mtp_txn_wait_dest(struct mtp_sock *ms, struct mtp_ctxn *t,
+			     long *timeo, struct mtp_dest **spare)
+{
+	int err;
+
 	spin_lock_bh(&ms->lock);
 	for (;;) {
 		if (!mtp_client_writable(ms)) {
 			spin_unlock_bh(&ms->lock);
-			err = mtp_client_wait_room(ms, &timeo);
+			err = mtp_client_wait_room(ms, timeo);
 			if (err)
-				goto fail;
+				return err;
 		} else {
-			t->dest = mtp_dest_get(ms, daddr, t->flow.dgram, &spare);
+			t->dest = mtp_dest_get(ms, t->daddr, t->flow.dgram,
+					       spare);
 			if (t->dest)
-				break;
+				return 0;
 			/* A host we know nothing of yet. */
 			spin_unlock_bh(&ms->lock);
-			spare = kmalloc(sizeof(*spare), GFP_KERNEL_ACCOUNT);
-			err = -ENOBUFS;
-			if (!spare)
-				goto fail;
+			*spare = kmalloc(sizeof(**spare), GFP_KERNEL_ACCOUNT);
+			if (!*spare)
+				return -ENOBUFS;
 		}
 		spin_lock_bh(&ms->lock);
 	}
-	mtp_txn_path_init(t, req->repeat, READ_ONCE(mn->repeat_min_ms));
+}
+
+/*
+ * MTP_REQ_FORGET: the request goes once and nothing waits for an answer.
+ * Called locked; unlocks.  Return: 0, or -ENOBUFS.
+ */
+static int mtp_txn_send_forget(struct mtp_ctxn *t)
+	__releases(&t->ms->lock)
+{
+	struct mtp_wire_msg m = {
+		.appversion = t->appversion,
+		.options = MTP_OPT_NORESP | (t->single ? MTP_OPT_SINGLE : 0),
+		.action = t->action, .flag = t->flag,
+		.dgram_shift = t->single ? 0 : t->init_shift,
+		.reqid = t->reqid, .channel = t->channel,
+		.address = t->address, .rsize = t->rsize,
+		.limit = t->init_limit,
+	};
+	struct mtp_sock *ms = t->ms;
+	struct net *net = mtp_txn_net(t);
+	struct sk_buff_head out;
+	struct sk_buff *skb;
+
+	mtp_txn_transit_clear(t);
+	mtp_dest_put(ms, t->dest);
+	t->dest = NULL;
+	spin_unlock_bh(&ms->lock);
+	skb = mtp_alloc_msg(&m, t->payload, t->plen, t->daddr, t->dport,
+			    GFP_KERNEL);
+	if (!skb)
+		return -ENOBUFS;
+	MTP_INC_STATS(net, MTP_MIB_OUTREQUESTS);
+	MTP_INC_STATS(net, MTP_MIB_TXNDONE);
+	trace_mtp_txn_done(t->reqid, 0, 0, 0, 1, 0, 0, 0);
+	__skb_queue_head_init(&out);
+	__skb_queue_tail(&out, skb);
+	mtp_xmit_list(ms, &out);
+	return 0;
+}
+
+/**
+ * mtp_client_request() - start a transaction (sendmsg with MTP_REQUEST)
+ * @ms: socket, with its UDP socket
+ * @req: the application's description
+ * @daddr: server
+ * @dport: server port
+ * @msg: the request payload
+ * @len: its length
+ *
+ * Waits (SO_SNDTIMEO, interruptibly; not with MSG_DONTWAIT) while the
+ * socket has net.mtp.max_txns transactions or SO_SNDBUF bytes of requests
+ * (mtp_client_writable()).
+ *
+ * Return: @len, or a negative errno: -EAGAIN if it could not wait long
+ * enough, -EPIPE if the socket was shut down for writing meanwhile.
+ */
+int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
+		       __be32 daddr, __be16 dport, struct msghdr *msg,
+		       size_t len)
+{
+	struct sock *sk = mtp_to_sk(ms);
+	struct net *net = sock_net(sk);
+	struct mtp_dest *spare = NULL;
+	struct sk_buff_head out;
+	struct mtp_ctxn *t;
+	long timeo;
+	int err;
+
+	if (len > MTP_SIZE_REQUEST)
+		return -EMSGSIZE;
+	if (req->flags & ~(MTP_REQ_SINGLE | MTP_REQ_FORGET) || req->reserved ||
+	    req->pad)
+		return -EINVAL;
+	t = mtp_txn_alloc(ms, req, daddr, dport, msg, len);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	err = mtp_txn_wait_dest(ms, t, &timeo, &spare);
+	if (err)
+		goto fail;
+	mtp_txn_path_init(t, req->repeat,
+			  READ_ONCE(mtp_net(net)->repeat_min_ms));
 	t->reqid = mtp_reqid_next(ms);
 	ms->last_reqid = t->reqid;
 	MTP_INC_STATS(net, MTP_MIB_TXNSTARTED);
 	trace_mtp_txn_start(t->reqid, daddr, dport, t->address, t->rsize,
 			    t->single);
 	if (req->flags & MTP_REQ_FORGET) {
-		struct mtp_wire_msg m = {
-			.appversion = t->appversion,
-			.options = MTP_OPT_NORESP |
-				   (t->single ? MTP_OPT_SINGLE : 0),
-			.action = t->action, .flag = t->flag,
-			.dgram_shift = t->single ? 0 : t->init_shift,
-			.reqid = t->reqid, .channel = t->channel,
-			.address = t->address, .rsize = t->rsize,
-			.limit = t->init_limit,
-		};
-		struct sk_buff *skb;
-
-		mtp_txn_transit_clear(t);
-		mtp_dest_put(t->ms, t->dest);
-		t->dest = NULL;
-		spin_unlock_bh(&ms->lock);
-		skb = mtp_alloc_msg(&m, t->payload, t->plen, daddr, dport,
-				    GFP_KERNEL);
-		err = -ENOBUFS;
-		if (!skb)
-			goto fail;
-		MTP_INC_STATS(net, MTP_MIB_OUTREQUESTS);
-		MTP_INC_STATS(net, MTP_MIB_TXNDONE);
-		trace_mtp_txn_done(t->reqid, 0, 0, 0, 1, 0, 0, 0);
-		__skb_queue_tail(&out, skb);
-		mtp_xmit_list(ms, &out);
-		err = len;
-		goto fail;	/* nothing to keep */
+		/* Nothing to keep. */
+		err = mtp_txn_send_forget(t) ?: len;
+		goto fail;
 	}
 	hash_add(ms->ctxn, &t->hnode, t->reqid);
 	WRITE_ONCE(ms->nctxn, ms->nctxn + 1);
 	t->wmem = mtp_txn_wmem(t);
 	sk_wmem_queued_add(sk, t->wmem);
+	__skb_queue_head_init(&out);
 	mtp_txn_send_initial(t, false, &out);
 	mtp_txn_arm(t);
 	spin_unlock_bh(&ms->lock);

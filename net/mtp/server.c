@@ -316,6 +316,24 @@ static void mtp_srec_intake(struct net *net, struct mtp_srec *r,
 	r->rx_bytes = min_t(u64, (u64)r->rx_bytes + bytes, U32_MAX);
 }
 
+/* The header fields every datagram of @r's answer carries. */
+static void mtp_srec_hdr(const struct mtp_srec *r, u16 tag,
+			 struct mtp_wire_msg *m)
+{
+	*m = (struct mtp_wire_msg){
+		.appversion = r->appversion,
+		.options = r->opts,
+		.error = r->error,
+		.response = r->response,
+		.action = r->action,
+		.flag = r->flag,
+		.reqid = r->reqid,
+		.channel = r->channel,
+		.limit = mtp_wire_limit_units(r->limit),
+		.tag = tag,
+	};
+}
+
 /*
  * Queue the datagrams of @n bytes at @data, the object's bytes from
  * @start, in datagrams of 2^@shift bytes or what the path MTU takes,
@@ -334,19 +352,13 @@ static void mtp_srec_send(struct mtp_sock *ms, struct mtp_srec *r,
 	u32 path = mtp_path_payload(ms, r->caddr, r->cport);
 	u32 dgram = 1U << shift;
 	u32 srv = r->limit ?: ms->srv_limit;
-	struct mtp_wire_msg m = {
-		.appversion = r->appversion,
-		.options = r->opts,
-		.response = r->response,
-		.action = r->action,
-		.flag = r->flag,
-		.reqid = r->reqid,
-		.channel = r->channel,
-		.limit = mtp_wire_limit_units(srv),
-		.tag = tag,
-	};
+	struct mtp_wire_msg m;
 	bool token = false;
 	u32 off = 0;
+
+	mtp_srec_hdr(r, tag, &m);
+	m.error = 0;
+	m.limit = mtp_wire_limit_units(srv);
 
 	/*
 	 * The client sizes its datagrams from its own route; a smaller hop
@@ -604,22 +616,12 @@ static void mtp_server_held(struct mtp_sock *ms, struct mtp_srec *r,
 			    const struct mtp_wire_msg *req,
 			    struct sk_buff_head *out)
 {
-	struct mtp_wire_msg m = {
-		.appversion = r->appversion,
-		.options = r->opts,
-		.error = r->error,
-		.response = r->response,
-		.action = r->action,
-		.flag = r->flag,
-		.reqid = r->reqid,
-		.channel = r->channel,
-		.address = r->data_addr,
-		.rsize = (u32)(r->obj_end - r->data_addr),
-		.limit = mtp_wire_limit_units(r->limit),
-		.tag = req->tag,
-	};
-
 	u32 bytes = mtp_dgram_bytes(r->data_len, false);
+	struct mtp_wire_msg m;
+
+	mtp_srec_hdr(r, req->tag, &m);
+	m.address = r->data_addr;
+	m.rsize = (u32)(r->obj_end - r->data_addr);
 
 	if (mtp_srec_credit(r) < bytes) {
 		mtp_srec_spend(r, mtp_server_validate(ms, req, r->caddr,
@@ -763,6 +765,121 @@ void mtp_server_taken(struct mtp_sock *ms, __be32 caddr, __be16 cport,
 	spin_unlock_bh(&ms->lock);
 }
 
+/*
+ * A request for bytes the copy of @r's answer holds: serve them from it.
+ * Return: NULL if that was all, else what the application is still to
+ * be asked for: @m, or in @rest the part that runs past the copy.
+ */
+static const struct mtp_wire_msg *
+mtp_server_from_copy(struct mtp_sock *ms, struct mtp_srec *r,
+		     const struct mtp_wire_msg *m, struct mtp_wire_msg *rest,
+		     struct sk_buff_head *out)
+{
+	u32 skip = m->address - r->data_addr;
+	u32 have = r->data_len - skip;
+	u64 n = mtp_req_want(m, m->address, r->limit ?: ms->srv_limit);
+
+	mtp_srec_send(ms, r, m->address, r->data + skip,
+		      (u32)min_t(u64, n, have), m->dgram_shift, m->tag,
+		      out, GFP_ATOMIC);
+	MTP_INC_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_CACHEHITS);
+	/* A client not validated asks for the rest with its token. */
+	if (!r->valid || n <= have || (u64)m->address + have >= r->obj_end)
+		return NULL;
+	/*
+	 * The request runs past the copy: ask the application for the rest
+	 * now rather than leave the client to find it lost.
+	 */
+	*rest = *m;
+	rest->address += have;
+	if (rest->rsize)
+		rest->rsize -= have;
+	if (rest->limit)
+		rest->limit = mtp_wire_limit_units((u32)(n - have));
+	return rest;
+}
+
+/*
+ * A record for a new transaction.  A full table forgets its least
+ * recently used record: a flood of new transactions cannot lock out the
+ * clients that keep theirs alive, and memory stays bounded.  What the
+ * application holds is not on that list; if it holds everything, the new
+ * request waits for its repeat.  Return: the record, or NULL with
+ * @reason set.
+ */
+static struct mtp_srec *mtp_srec_new(struct mtp_sock *ms,
+				     const struct mtp_wire_msg *m,
+				     __be32 caddr, __be16 cport,
+				     enum skb_drop_reason *reason)
+{
+	struct net *net = sock_net(mtp_to_sk(ms));
+	struct mtp_srec *r;
+
+	if (ms->nsrec >= READ_ONCE(mtp_net(net)->srv_max_pending)) {
+		r = list_first_entry_or_null(&ms->srec_lru, struct mtp_srec,
+					     lru);
+		if (!r)
+			return NULL;
+		mtp_srec_free(ms, r);
+		MTP_INC_STATS(net, MTP_MIB_SRVEVICTIONS);
+	}
+	r = sk_memcg_kzalloc_atomic(mtp_to_sk(ms), sizeof(*r));
+	if (!r) {
+		MTP_INC_STATS(net, MTP_MIB_INNOMEM);
+		*reason = SKB_DROP_REASON_NOMEM;
+		return NULL;
+	}
+	r->caddr = caddr;
+	r->cport = cport;
+	r->reqid = m->reqid;
+	hash_add(ms->srec, &r->node, mtp_srec_hash(ms, caddr, cport, m->reqid));
+	list_add_tail(&r->lru, &ms->srec_lru);
+	ms->nsrec++;
+	MTP_INC_STATS(net, MTP_MIB_SRVRECORDS);
+	mtp_gc_arm(ms);
+	return r;
+}
+
+/* The application was handed @m for @r: record that it is asked. */
+static void mtp_server_asked(struct mtp_sock *ms, struct mtp_srec *r,
+			     const struct mtp_wire_msg *m, bool slow,
+			     bool is_close, struct sk_buff_head *out)
+{
+	/*
+	 * A later request of the transaction (the application answered or
+	 * was asked before) now waits for a slow application: say so, or a
+	 * client whose repeat interval is shorter than the application's
+	 * answer takes the range for lost, narrows its window and asks
+	 * again.  Not for a prompt application: a range marked pending is
+	 * repeated late if its answer is lost.  The first request is left
+	 * alone: its repeat interval is the application's own.
+	 */
+	if (slow && (r->answered || r->asked) && !is_close &&
+	    !(m->options & MTP_OPT_SINGLE))
+		mtp_server_pending(ms, r, m, out);
+	/*
+	 * Asked again after MTP_ASK_AGAIN: the application may still
+	 * answer the earlier request, which must then serve both.
+	 */
+	if (r->asked && !is_close && !(m->options & MTP_OPT_SINGLE) &&
+	    !(r->req.options & MTP_OPT_SINGLE)) {
+		struct mtp_wire_msg old = r->req;
+
+		r->req = *m;
+		if (!mtp_pend_add(r, &old, r->limit ?: ms->srv_limit))
+			MTP_INC_STATS(sock_net(mtp_to_sk(ms)),
+				      MTP_MIB_SRVPENDDROPS);
+	}
+	r->req = *m;
+	r->req.payload = NULL;
+	mtp_srec_set_asked(ms, r, true);
+	r->asked_at = jiffies;
+	if (r->queued < U8_MAX)
+		r->queued++;
+	if (r->asks < U8_MAX)
+		r->asks++;
+}
+
 /**
  * mtp_server_rcv() - a request datagram for this socket
  * @ms: socket, locked
@@ -816,64 +933,17 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 	    !(m->options & MTP_OPT_SINGLE) &&
 	    m->address >= r->data_addr &&
 	    m->address - r->data_addr < r->data_len) {
-		u32 skip = m->address - r->data_addr;
-		u32 have = r->data_len - skip;
-		u64 n = mtp_req_want(m, m->address, r->limit ?: ms->srv_limit);
-
 		mtp_srec_touch(ms, r, expires);
-		mtp_srec_send(ms, r, m->address, r->data + skip,
-			      (u32)min_t(u64, n, have), m->dgram_shift, m->tag,
-			      out, GFP_ATOMIC);
-		MTP_INC_STATS(net, MTP_MIB_CACHEHITS);
-		/* A client not validated asks for the rest with its token. */
-		if (!r->valid || n <= have ||
-		    (u64)m->address + have >= r->obj_end)
+		m = mtp_server_from_copy(ms, r, m, &rest, out);
+		if (!m)
 			goto consume;
-		/*
-		 * The request runs past the copy: ask the application for
-		 * the rest now rather than leave the client to find it lost.
-		 */
-		rest = *m;
-		rest.address += have;
-		if (rest.rsize)
-			rest.rsize -= have;
-		if (rest.limit)
-			rest.limit = mtp_wire_limit_units((u32)(n - have));
-		m = &rest;
 	}
 	if (r && r->answered)
 		MTP_INC_STATS(net, MTP_MIB_CACHEMISSES);
 	if (!r) {
-		/*
-		 * A full table forgets its least recently used record: a
-		 * flood of new transactions cannot lock out the clients
-		 * that keep theirs alive, and memory stays bounded.  What
-		 * the application holds is not on that list; if it holds
-		 * everything, the new request waits for its repeat.
-		 */
-		if (ms->nsrec >= READ_ONCE(mn->srv_max_pending)) {
-			r = list_first_entry_or_null(&ms->srec_lru,
-						     struct mtp_srec, lru);
-			if (!r)
-				goto drop;
-			mtp_srec_free(ms, r);
-			MTP_INC_STATS(net, MTP_MIB_SRVEVICTIONS);
-		}
-		r = sk_memcg_kzalloc_atomic(mtp_to_sk(ms), sizeof(*r));
-		if (!r) {
-			MTP_INC_STATS(net, MTP_MIB_INNOMEM);
-			reason = SKB_DROP_REASON_NOMEM;
+		r = mtp_srec_new(ms, m, caddr, cport, &reason);
+		if (!r)
 			goto drop;
-		}
-		r->caddr = caddr;
-		r->cport = cport;
-		r->reqid = m->reqid;
-		hash_add(ms->srec, &r->node,
-			 mtp_srec_hash(ms, caddr, cport, m->reqid));
-		list_add_tail(&r->lru, &ms->srec_lru);
-		ms->nsrec++;
-		MTP_INC_STATS(net, MTP_MIB_SRVRECORDS);
-		mtp_gc_arm(ms);
 		mtp_srec_intake(net, r, m, wire, valid);
 	}
 	mtp_srec_touch(ms, r, expires);
@@ -895,38 +965,7 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 	reason = mtp_server_deliver(ms, skb, m, caddr, cport);
 	if (reason != SKB_NOT_DROPPED_YET)
 		goto drop;
-	/*
-	 * A later request of the transaction (the application answered or
-	 * was asked before) now waits for a slow application: say so, or a
-	 * client whose repeat interval is shorter than the application's
-	 * answer takes the range for lost, narrows its window and asks
-	 * again.  Not for a prompt application: a range marked pending is
-	 * repeated late if its answer is lost.  The first request is left
-	 * alone: its repeat interval is the application's own.
-	 */
-	if (slow && (r->answered || r->asked) && !is_close &&
-	    !(m->options & MTP_OPT_SINGLE))
-		mtp_server_pending(ms, r, m, out);
-	/*
-	 * Asked again after MTP_ASK_AGAIN: the application may still
-	 * answer the earlier request, which must then serve both.
-	 */
-	if (r->asked && !is_close && !(m->options & MTP_OPT_SINGLE) &&
-	    !(r->req.options & MTP_OPT_SINGLE)) {
-		struct mtp_wire_msg old = r->req;
-
-		r->req = *m;
-		if (!mtp_pend_add(r, &old, r->limit ?: ms->srv_limit))
-			MTP_INC_STATS(net, MTP_MIB_SRVPENDDROPS);
-	}
-	r->req = *m;
-	r->req.payload = NULL;
-	mtp_srec_set_asked(ms, r, true);
-	r->asked_at = jiffies;
-	if (r->queued < U8_MAX)
-		r->queued++;
-	if (r->asks < U8_MAX)
-		r->asks++;
+	mtp_server_asked(ms, r, m, slow, is_close, out);
 consume:
 	consume_skb(skb);
 	return;
@@ -982,35 +1021,9 @@ static void mtp_server_hold(struct mtp_sock *ms, struct mtp_srec *r,
 					      mtp_srec_credit(r), out));
 }
 
-/**
- * mtp_server_respond() - answer a request (sendmsg with MTP_RESPOND)
- * @ms: socket
- * @resp: the application's answer
- * @caddr: client, as recvmsg() reported it
- * @cport: client port
- * @msg: the payload
- * @len: its length
- *
- * Return: @len, or -ENOENT when the transaction is not (or no longer)
- * known, -EMSGSIZE for a payload its kind cannot carry, -EINVAL for bad
- * fields, -ENOBUFS without memory.
- */
-int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
-		       __be32 caddr, __be16 cport, struct msghdr *msg,
-		       size_t len)
+/* Fields of an answer that the application may not set. */
+static int mtp_resp_check(const struct mtp_response *resp)
 {
-	struct net *net = sock_net(mtp_to_sk(ms));
-	struct mtp_net *mn = mtp_net(net);
-	struct mtp_pend pend[MTP_SREC_PEND];
-	u64 lo = resp->address, hi, base, need, keep_end, copy_end;
-	u32 keep = 0, copy = 0, start = resp->address, srv;
-	struct mtp_wire_msg req;
-	struct sk_buff_head out;
-	unsigned int i, npend = 0;
-	struct mtp_srec *r;
-	u8 *buf = NULL;
-	bool multi;
-
 	if (resp->error > MTP_WIRE_MAX_CLASS || resp->reserved[0] ||
 	    resp->reserved[1] || resp->reserved[2] ||
 	    resp->flags & ~(MTP_RESP_STREAM | MTP_RESP_SUPPRESS |
@@ -1020,76 +1033,66 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 	if (!resp->error && (resp->response == MTP_RES_PENDING ||
 			     resp->response == MTP_RES_VALIDATE))
 		return -EINVAL;
-	spin_lock_bh(&ms->lock);
-	r = mtp_srec_find_open(ms, caddr, cport, resp->reqid);
-	if (r) {
-		req = r->req;
-		npend = r->npend;
-		memcpy(pend, r->pend, sizeof(pend));
-	}
-	srv = resp->limit ?: ms->srv_limit;
-	spin_unlock_bh(&ms->lock);
-	if (!r)
-		return -ENOENT;
+	return 0;
+}
 
-	multi = !resp->error && !(req.options & MTP_OPT_SINGLE);
-	if (resp->error && len > MTP_WIRE_MAX_ERRTEXT)
-		return -EMSGSIZE;
-	if (!multi && len > MTP_MAX_SINGLE)
-		return -EMSGSIZE;
-	if (!multi) {
-		copy = len;
-	} else {
-		/*
-		 * The application may answer with more than was asked, up
-		 * to 4 GiB.  Copy in only what goes out now (the request
-		 * and the ranges asked for meanwhile) and what is kept, so
-		 * the kernel memory one answer takes is bounded.
-		 */
-		hi = lo + len;
-		if (!(resp->flags & MTP_RESP_STREAM))
-			hi = min_t(u64, hi, lo + resp->rsize);
-		if (req.address > lo && req.address < hi)
-			start = req.address;
-		base = start;
-		need = min_t(u64, hi, start + mtp_req_want(&req, start, srv));
-		for (i = 0; i < npend; i++) {
-			if (pend[i].end <= lo || pend[i].start >= hi ||
-			    (u64)pend[i].start + MTP_SRV_COPY_MAX / 2 < start)
-				continue;
-			base = max_t(u64, lo, min_t(u64, base, pend[i].start));
-			need = max_t(u64, need, min(hi, pend[i].end));
-		}
-		keep_end = base;
-		if (!(resp->flags & (MTP_RESP_NOCACHE | MTP_RESP_STREAM)))
-			keep_end = min_t(u64, hi, base +
-					 READ_ONCE(mn->cache_obj_bytes));
-		copy_end = max(need, keep_end);
-		copy_end = min_t(u64, copy_end, base +
-				 max_t(u64, keep_end - base,
-				       MTP_SRV_COPY_MAX));
-		keep = keep_end - base;
-		copy = copy_end - base;
-		iov_iter_advance(&msg->msg_iter, base - lo);
-	}
-	if (copy) {
-		buf = kvmalloc(copy, GFP_KERNEL_ACCOUNT);
-		if (!buf)
-			return -ENOBUFS;
-		if (copy_from_iter(buf, copy, &msg->msg_iter) != copy) {
-			kvfree(buf);
-			return -EFAULT;
-		}
-	}
+/**
+ * struct mtp_resp_plan - what of a multi-datagram answer is copied in
+ * @base: object address of the first byte copied
+ * @start: address the request asked for, where sending starts
+ * @copy_end: address after the last byte copied
+ * @keep: bytes from @base on kept as the transaction's copy
+ */
+struct mtp_resp_plan {
+	u64 base;
+	u64 start;
+	u64 copy_end;
+	u32 keep;
+};
 
-	__skb_queue_head_init(&out);
-	spin_lock_bh(&ms->lock);
-	r = mtp_srec_find_open(ms, caddr, cport, resp->reqid);
-	if (!r) {
-		spin_unlock_bh(&ms->lock);
-		kvfree(buf);
-		return -ENOENT;
+/*
+ * The application may answer with more than was asked, up to 4 GiB.
+ * Copy in only what goes out now (the request @req and the ranges asked
+ * for meanwhile, @pend) and what is kept (at most @keep_max), so the
+ * kernel memory one answer takes is bounded.
+ */
+static void mtp_resp_plan(const struct mtp_response *resp, u32 keep_max,
+			  const struct mtp_wire_msg *req,
+			  const struct mtp_pend *pend, unsigned int npend,
+			  u32 srv, size_t len, struct mtp_resp_plan *p)
+{
+	u64 lo = resp->address, hi = lo + len, need, keep_end;
+	unsigned int i;
+
+	if (!(resp->flags & MTP_RESP_STREAM))
+		hi = min_t(u64, hi, lo + resp->rsize);
+	p->start = lo;
+	if (req->address > lo && req->address < hi)
+		p->start = req->address;
+	p->base = p->start;
+	need = min_t(u64, hi, p->start + mtp_req_want(req, p->start, srv));
+	for (i = 0; i < npend; i++) {
+		if (pend[i].end <= lo || pend[i].start >= hi ||
+		    (u64)pend[i].start + MTP_SRV_COPY_MAX / 2 < p->start)
+			continue;
+		p->base = max_t(u64, lo, min_t(u64, p->base, pend[i].start));
+		need = max_t(u64, need, min(hi, pend[i].end));
 	}
+	keep_end = p->base;
+	if (!(resp->flags & (MTP_RESP_NOCACHE | MTP_RESP_STREAM)))
+		keep_end = min_t(u64, hi, p->base + keep_max);
+	p->copy_end = max(need, keep_end);
+	p->copy_end = min_t(u64, p->copy_end, p->base +
+			    max_t(u64, keep_end - p->base, MTP_SRV_COPY_MAX));
+	p->keep = keep_end - p->base;
+}
+
+/* @r is answered with @resp: the fields every datagram of it carries. */
+static void mtp_srec_answered(struct mtp_sock *ms, struct mtp_srec *r,
+			      const struct mtp_response *resp)
+{
+	struct mtp_net *mn = mtp_net(sock_net(mtp_to_sk(ms)));
+
 	mtp_srec_drop_data(ms, r);
 	if (r->asked && !r->queued) {
 		/* How long the application takes, from its recvmsg(). */
@@ -1114,83 +1117,188 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 	r->obj_end = (u64)resp->address + resp->rsize;
 	mtp_srec_touch(ms, r,
 		       jiffies + msecs_to_jiffies(READ_ONCE(mn->cache_ms)));
-	if (!multi) {
-		struct mtp_wire_msg m = {
-			.appversion = r->appversion,
-			.options = (req.options & MTP_OPT_SINGLE) | r->opts,
-			.error = r->error,
-			.response = r->response,
-			.action = r->action,
-			.flag = r->flag,
-			.reqid = r->reqid,
-			.channel = r->channel,
-			.address = resp->address,
-			.rsize = resp->rsize,
-			.limit = mtp_wire_limit_units(r->limit),
-			.tag = req.tag,
-		};
-		struct sk_buff *skb;
+}
 
-		if (mtp_srec_credit(r) < mtp_dgram_bytes(copy, false)) {
-			mtp_server_hold(ms, r, &req, resp, buf, copy, &out);
-			spin_unlock_bh(&ms->lock);
-			mtp_xmit_list(ms, &out);
-			return len;
-		}
-		/*
-		 * Kept, a repeat of a single request is answered from the
-		 * copy: the application runs it at most once.  Unless it
-		 * said the answer may not be kept, or there is no room: then
-		 * a repeat asks it again.  An error for a multi-datagram
-		 * request is not kept: its client may ask again otherwise
-		 * (with the payload after MTP_ERR_APP_CHANNEL, for one).
-		 */
-		if ((req.options & MTP_OPT_SINGLE) &&
-		    !(resp->flags & MTP_RESP_NOCACHE) &&
-		    mtp_srec_keep(ms, r, &req, resp, buf, copy)) {
-			mtp_server_held(ms, r, &req, &out);
-			spin_unlock_bh(&ms->lock);
-			mtp_xmit_list(ms, &out);
-			return len;
-		}
-		mtp_srec_free(ms, r);
+/*
+ * A single-datagram answer, or an error: held for a client that has not
+ * proved its address, kept for the repeats of a single request, or sent
+ * and forgotten.  Called locked; unlocks.  Takes @buf.
+ */
+static int mtp_server_respond_one(struct mtp_sock *ms, struct mtp_srec *r,
+				  const struct mtp_wire_msg *req,
+				  const struct mtp_response *resp, u8 *buf,
+				  u32 copy, struct sk_buff_head *out)
+	__releases(&ms->lock)
+{
+	__be32 caddr = r->caddr;
+	__be16 cport = r->cport;
+	struct mtp_wire_msg m;
+	struct sk_buff *skb;
+
+	mtp_srec_hdr(r, req->tag, &m);
+	m.options |= req->options & MTP_OPT_SINGLE;
+	m.address = resp->address;
+	m.rsize = resp->rsize;
+
+	if (mtp_srec_credit(r) < mtp_dgram_bytes(copy, false)) {
+		mtp_server_hold(ms, r, req, resp, buf, copy, out);
 		spin_unlock_bh(&ms->lock);
-		skb = mtp_alloc_msg(&m, buf, copy, caddr, cport, GFP_KERNEL);
-		kvfree(buf);
-		if (!skb)
-			return -ENOBUFS;
-		MTP_INC_STATS(net, MTP_MIB_OUTRESPONSES);
-		__skb_queue_tail(&out, skb);
-		mtp_xmit_list(ms, &out);
-		return len;
+		return 0;
 	}
-	r->data_addr = (u32)base;
-	mtp_srec_send(ms, r, start, buf + (start - base),
-		      (u32)min_t(u64, mtp_req_want(&req, start, srv),
-				 copy_end - start),
-		      req.dgram_shift, req.tag, &out, GFP_ATOMIC);
+	/*
+	 * Kept, a repeat of a single request is answered from the copy: the
+	 * application runs it at most once.  Unless it said the answer may
+	 * not be kept, or there is no room: then a repeat asks it again.  An
+	 * error for a multi-datagram request is not kept: its client may ask
+	 * again otherwise (with the payload after MTP_ERR_APP_CHANNEL, for
+	 * one).
+	 */
+	if ((req->options & MTP_OPT_SINGLE) &&
+	    !(resp->flags & MTP_RESP_NOCACHE) &&
+	    mtp_srec_keep(ms, r, req, resp, buf, copy)) {
+		mtp_server_held(ms, r, req, out);
+		spin_unlock_bh(&ms->lock);
+		return 0;
+	}
+	mtp_srec_free(ms, r);
+	spin_unlock_bh(&ms->lock);
+	skb = mtp_alloc_msg(&m, buf, copy, caddr, cport, GFP_KERNEL);
+	kvfree(buf);
+	if (!skb)
+		return -ENOBUFS;
+	MTP_INC_STATS(sock_net(mtp_to_sk(ms)), MTP_MIB_OUTRESPONSES);
+	__skb_queue_tail(out, skb);
+	return 0;
+}
+
+/*
+ * A multi-datagram answer, [@p->base, @p->copy_end) of it in @buf: send
+ * what the request and the ranges asked for meanwhile want, and keep
+ * @p->keep bytes if the socket and the module have room.  Called locked.
+ * Return: @buf if it was not kept, for the caller to free.
+ */
+static u8 *mtp_server_respond_multi(struct mtp_sock *ms, struct mtp_srec *r,
+				    const struct mtp_wire_msg *req,
+				    const struct mtp_resp_plan *p, u8 *buf,
+				    u32 srv, struct sk_buff_head *out)
+{
+	struct net *net = sock_net(mtp_to_sk(ms));
+	unsigned int i;
+
+	r->data_addr = (u32)p->base;
+	mtp_srec_send(ms, r, (u32)p->start, buf + (p->start - p->base),
+		      (u32)min_t(u64, mtp_req_want(req, (u32)p->start, srv),
+				 p->copy_end - p->start),
+		      req->dgram_shift, req->tag, out, GFP_ATOMIC);
 	/* The ranges asked for meanwhile, as far as the copy covers them. */
 	for (i = 0; i < r->npend; i++) {
-		const struct mtp_pend *p = &r->pend[i];
-		u64 s = max_t(u64, p->start, base);
-		u64 e = min(p->end, copy_end);
+		const struct mtp_pend *q = &r->pend[i];
+		u64 s = max_t(u64, q->start, p->base);
+		u64 e = min(q->end, p->copy_end);
 
 		if (s < e)
-			mtp_srec_send(ms, r, (u32)s, buf + (s - base),
-				      (u32)(e - s), p->shift, p->tag, &out,
+			mtp_srec_send(ms, r, (u32)s, buf + (s - p->base),
+				      (u32)(e - s), q->shift, q->tag, out,
 				      GFP_ATOMIC);
 	}
 	mtp_srec_set_asked(ms, r, false);
 	r->asks = 0;
 	r->npend = 0;
-	if (keep && ms->cached + keep <= READ_ONCE(mn->cache_sock_bytes) &&
-	    mtp_mem_cache_charge(keep)) {
+	if (p->keep &&
+	    ms->cached + p->keep <=
+		READ_ONCE(mtp_net(net)->cache_sock_bytes) &&
+	    mtp_mem_cache_charge(p->keep)) {
 		r->data = buf;
-		r->data_len = keep;
-		ms->cached += keep;
-		MTP_ADD_STATS(net, MTP_MIB_SRVCACHEDBYTES, keep);
-		buf = NULL;
+		r->data_len = p->keep;
+		ms->cached += p->keep;
+		MTP_ADD_STATS(net, MTP_MIB_SRVCACHEDBYTES, p->keep);
+		return NULL;
 	}
+	return buf;
+}
+
+/**
+ * mtp_server_respond() - answer a request (sendmsg with MTP_RESPOND)
+ * @ms: socket
+ * @resp: the application's answer
+ * @caddr: client, as recvmsg() reported it
+ * @cport: client port
+ * @msg: the payload
+ * @len: its length
+ *
+ * Return: @len, or -ENOENT when the transaction is not (or no longer)
+ * known, -EMSGSIZE for a payload its kind cannot carry, -EINVAL for bad
+ * fields, -ENOBUFS without memory.
+ */
+int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
+		       __be32 caddr, __be16 cport, struct msghdr *msg,
+		       size_t len)
+{
+	struct mtp_net *mn = mtp_net(sock_net(mtp_to_sk(ms)));
+	struct mtp_pend pend[MTP_SREC_PEND];
+	struct mtp_resp_plan plan = { 0 };
+	unsigned int npend = 0;
+	struct mtp_wire_msg req;
+	struct sk_buff_head out;
+	struct mtp_srec *r;
+	u8 *buf = NULL;
+	u32 copy, srv;
+	bool multi;
+	int err;
+
+	err = mtp_resp_check(resp);
+	if (err)
+		return err;
+	spin_lock_bh(&ms->lock);
+	r = mtp_srec_find_open(ms, caddr, cport, resp->reqid);
+	if (r) {
+		req = r->req;
+		npend = r->npend;
+		memcpy(pend, r->pend, sizeof(pend));
+	}
+	srv = resp->limit ?: ms->srv_limit;
+	spin_unlock_bh(&ms->lock);
+	if (!r)
+		return -ENOENT;
+
+	multi = !resp->error && !(req.options & MTP_OPT_SINGLE);
+	if (resp->error && len > MTP_WIRE_MAX_ERRTEXT)
+		return -EMSGSIZE;
+	if (!multi && len > MTP_MAX_SINGLE)
+		return -EMSGSIZE;
+	copy = len;
+	if (multi) {
+		mtp_resp_plan(resp, READ_ONCE(mn->cache_obj_bytes), &req,
+			      pend, npend, srv, len, &plan);
+		copy = plan.copy_end - plan.base;
+		iov_iter_advance(&msg->msg_iter, plan.base - resp->address);
+	}
+	if (copy) {
+		buf = kvmalloc(copy, GFP_KERNEL_ACCOUNT);
+		if (!buf)
+			return -ENOBUFS;
+		if (copy_from_iter(buf, copy, &msg->msg_iter) != copy) {
+			kvfree(buf);
+			return -EFAULT;
+		}
+	}
+
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&ms->lock);
+	r = mtp_srec_find_open(ms, caddr, cport, resp->reqid);
+	if (!r) {
+		spin_unlock_bh(&ms->lock);
+		kvfree(buf);
+		return -ENOENT;
+	}
+	mtp_srec_answered(ms, r, resp);
+	if (!multi) {
+		err = mtp_server_respond_one(ms, r, &req, resp, buf, copy,
+					     &out);
+		mtp_xmit_list(ms, &out);
+		return err ?: len;
+	}
+	buf = mtp_server_respond_multi(ms, r, &req, &plan, buf, srv, &out);
 	spin_unlock_bh(&ms->lock);
 	kvfree(buf);
 	mtp_xmit_list(ms, &out);

@@ -474,91 +474,88 @@ bad_state:
 	xtp_drop(sk, skb, SKB_DROP_REASON_NOT_SPECIFIED);
 }
 
-/**
- * xtp_listen_first() - First Packet Matching found this listener
- * @sk: the listener, locked
- * @skb: the FIRST, consumed
- * @pkt: its decoded form
- *
- * A new context is cloned from the listener, recorded in the ATM, given
- * the FIRST's data and queued for accept(); the TCNTL answers the FIRST.
+/*
+ * A context cloned from listener @sk for the FIRST in @skb: addressed to
+ * its sender, keyed by its KEY, its sequence numbers from the FIRST.
+ * Return: the child, locked, or NULL without memory.
  */
-static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
-			     const struct xtp_wire_pkt *pkt)
+static struct sock *xtp_child_new(struct sock *sk, struct sk_buff *skb,
+				  const struct xtp_wire_pkt *pkt)
 {
-	struct net *net = sock_net(sk);
 	const struct iphdr *iph = ip_hdr(skb);
-	enum skb_drop_reason reason = SKB_DROP_REASON_NOT_SPECIFIED;
-	struct xtp_sock *lxs = xtp_sk(sk);
+	struct inet_sock *inet;
 	struct xtp_sock *xs;
-	struct flowi4 *fl4;
-	struct rtable *rt;
 	struct sock *child;
-	struct sock *dup;
 
-	/* A twin of this FIRST may have been processed from the backlog. */
-	if (xtp_atm_lookup(net, iph->saddr, pkt->hdr.key, &dup) !=
-	    XTP_ATM_NONE) {
-		if (dup)
-			sock_put(dup);
-		xtp_drop(sk, skb, SKB_DROP_REASON_NOT_SPECIFIED);
-		return;
-	}
-	/*
-	 * As TCP, a backlog of N holds N + 1 (sk_acceptq_is_full()); when
-	 * it is full, a child whose peer has not answered makes way.
-	 */
-	if (sk_acceptq_is_full(sk) && !xtp_av_evict(sk)) {
-		XTP_INC_STATS(net, XTP_MIB_LISTENOVERFLOW);
-		xtp_drop(sk, skb, SKB_DROP_REASON_NOT_SPECIFIED);
-		return;
-	}
 	child = sk_clone_lock(sk, GFP_ATOMIC);
-	if (!child) {
-		XTP_INC_STATS(net, XTP_MIB_INNOMEM);
-		xtp_drop(sk, skb, SKB_DROP_REASON_NOMEM);
-		return;
-	}
+	if (!child)
+		return NULL;
 	xs = xtp_sk(child);
+	inet = inet_sk(child);
 	xtp_mem_clone(child, sk);
 	xtp_ctx_init(child);
 	xtp_ctx_track(child);
 	xtp_av_child(child, skb);
-	RCU_INIT_POINTER(inet_sk(child)->inet_opt, NULL);
-	inet_sk(child)->mc_list = NULL;
+	RCU_INIT_POINTER(inet->inet_opt, NULL);
+	inet->mc_list = NULL;
 	sk_node_init(&child->sk_bind_node);
 	child->sk_rcv_saddr = iph->daddr;
-	inet_sk(child)->inet_saddr = iph->daddr;
-	inet_sk(child)->inet_daddr = iph->saddr;
-	inet_sk(child)->inet_sport = htons(pkt->addr.dstport);
-	inet_sk(child)->inet_num = pkt->addr.dstport;
-	inet_sk(child)->inet_dport = htons(pkt->addr.srcport);
+	inet->inet_saddr = iph->daddr;
+	inet->inet_daddr = iph->saddr;
+	inet->inet_sport = htons(pkt->addr.dstport);
+	inet->inet_num = pkt->addr.dstport;
+	inet->inet_dport = htons(pkt->addr.srcport);
 	inet_sk_set_state(child, TCP_ESTABLISHED);
 	xs->pkey = pkt->hdr.key;
 	xs->snd_alloc = pkt->hdr.seq;
 	xs->echo = pkt->hdr.sync;
 	xs->rcv_nxt = XTP_FIRST_SEGS_LEN;
 	xtp_cc_start(child);
+	return child;
+}
+
+/*
+ * Make @child reachable: a route back to the initiator, its key, its ATM
+ * entry, its place among the peer's contexts.  Return: 0, or -1 with
+ * @reason set for the FIRST's drop.
+ */
+static int xtp_child_attach(struct sock *child, struct sk_buff *skb,
+			    const struct xtp_wire_pkt *pkt,
+			    enum skb_drop_reason *reason)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	struct inet_sock *inet = inet_sk(child);
+	struct net *net = sock_net(child);
+	struct rtable *rt;
 
 	/* As for an initiator: ip_queue_xmit() uses the flow in cork.fl. */
-	fl4 = &inet_sk(child)->cork.fl.u.ip4;
-	rt = ip_route_output_ports(net, fl4, child, iph->saddr, iph->daddr,
-				   inet_sk(child)->inet_dport,
-				   inet_sk(child)->inet_sport, IPPROTO_XTP, 0,
+	rt = ip_route_output_ports(net, &inet->cork.fl.u.ip4, child,
+				   iph->saddr, iph->daddr, inet->inet_dport,
+				   inet->inet_sport, IPPROTO_XTP, 0,
 				   child->sk_bound_dev_if);
 	if (IS_ERR(rt)) {
-		reason = SKB_DROP_REASON_IP_OUTNOROUTES;
-		goto abort;
+		*reason = SKB_DROP_REASON_IP_OUTNOROUTES;
+		return -1;
 	}
-	if (xtp_key_insert(child))
-		goto abort;
+	if (xtp_key_insert(child)) {
+		ip_rt_put(rt);
+		return -1;
+	}
 	sk_setup_caps(child, &rt->dst);
-	rt = NULL;
 	if (xtp_atm_add(child, iph->saddr, pkt->hdr.key)) {
 		XTP_INC_STATS(net, XTP_MIB_ATMFULL);
-		goto abort;
+		return -1;
 	}
 	xtp_peer_insert(child);
+	return 0;
+}
+
+/* The FIRST's close bits and data, taken by the new context @child. */
+static void xtp_child_first(struct sock *child, struct sk_buff *skb,
+			    const struct xtp_wire_pkt *pkt)
+{
+	struct xtp_sock *xs = xtp_sk(child);
+
 	xs->mib.fpk_in++;
 	/* The initiator will not receive: our outbound closes at once. */
 	if (pkt->hdr.options & XTP_CMD_RCLOSE) {
@@ -576,7 +573,6 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 		xs->assoc_type = XTP_ASSOC_SDT;
 	xtp_note_wclose(xs, pkt, XTP_FIRST_SEGS_LEN);
 	xtp_queue_data(child, skb, pkt, XTP_FIRST_SEGS_LEN);
-	skb = NULL;
 	if (xs->fin_seen && xs->rcv_nxt >= xs->rcv_fin) {
 		xs->wclose_rcvd = 1;
 		child->sk_shutdown |= RCV_SHUTDOWN;
@@ -586,27 +582,70 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 		xs->rclose_sent = 1;
 		xs->fin_answered = 1;
 	}
+}
+
+/**
+ * xtp_listen_first() - First Packet Matching found this listener
+ * @sk: the listener, locked
+ * @skb: the FIRST, consumed
+ * @pkt: its decoded form
+ *
+ * A new context is cloned from the listener, recorded in the ATM, given
+ * the FIRST's data and queued for accept(); the TCNTL answers the FIRST.
+ */
+static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
+			     const struct xtp_wire_pkt *pkt)
+{
+	enum skb_drop_reason reason = SKB_DROP_REASON_NOT_SPECIFIED;
+	struct net *net = sock_net(sk);
+	struct xtp_sock *xs;
+	struct sock *child;
+	struct sock *dup;
+
+	/* A twin of this FIRST may have been processed from the backlog. */
+	if (xtp_atm_lookup(net, ip_hdr(skb)->saddr, pkt->hdr.key, &dup) !=
+	    XTP_ATM_NONE) {
+		if (dup)
+			sock_put(dup);
+		xtp_drop(sk, skb, SKB_DROP_REASON_NOT_SPECIFIED);
+		return;
+	}
+	/*
+	 * As TCP, a backlog of N holds N + 1 (sk_acceptq_is_full()); when
+	 * it is full, a child whose peer has not answered makes way.
+	 */
+	if (sk_acceptq_is_full(sk) && !xtp_av_evict(sk)) {
+		XTP_INC_STATS(net, XTP_MIB_LISTENOVERFLOW);
+		xtp_drop(sk, skb, SKB_DROP_REASON_NOT_SPECIFIED);
+		return;
+	}
+	child = xtp_child_new(sk, skb, pkt);
+	if (!child) {
+		XTP_INC_STATS(net, XTP_MIB_INNOMEM);
+		xtp_drop(sk, skb, SKB_DROP_REASON_NOMEM);
+		return;
+	}
+	if (xtp_child_attach(child, skb, pkt, &reason)) {
+		xtp_drop(sk, skb, reason);
+		sock_orphan(child);
+		xtp_ctx_done(child, 0);
+		bh_unlock_sock(child);
+		sock_put(child);
+		return;
+	}
+	xtp_child_first(child, skb, pkt);
 	xtp_send_tcntl(child, xtp_av_ask(sk, child) ? XTP_CMD_SREQ : 0);
 	XTP_INC_STATS(net, XTP_MIB_PASSIVEOPENS);
 	if (sock_flag(child, SOCK_KEEPOPEN))
 		xtp_keepalive(child, 1);
 
+	xs = xtp_sk(child);
 	xs->listener = sk;
-	list_add_tail(&xs->accept_node, &lxs->accept_queue);
+	list_add_tail(&xs->accept_node, &xtp_sk(sk)->accept_queue);
 	sk_acceptq_added(sk);
 	bh_unlock_sock(child);
 	sock_put(child);	/* the clone's reference for its caller */
 	sk->sk_data_ready(sk);
-	return;
-
-abort:
-	if (!IS_ERR_OR_NULL(rt))
-		ip_rt_put(rt);
-	xtp_drop(sk, skb, reason);
-	sock_orphan(child);
-	xtp_ctx_done(child, 0);
-	bh_unlock_sock(child);
-	sock_put(child);
 }
 
 /**
