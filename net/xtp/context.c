@@ -116,15 +116,15 @@ void xtp_ctx_init(struct sock *sk)
 	xs->end_rcvd = 0;
 	xs->released = 0;
 	xs->in_handshake = 0;
-	xs->fin_seen = 0;
+	xs->wclose_seen = 0;
 	xs->fc_blocked = 0;
 	xs->end_delay = 0;
-	xs->fin_answered = 0;
+	xs->wclose_answered = 0;
 	xs->wclose_implied = 0;
 	xs->last_edge = 0;
 	xs->rcv_dreq = 0;
 	xs->write_seq = 0;
-	xs->rcv_fin = 0;
+	xs->rcv_wclose = 0;
 	xs->snd_una = 0;
 	xs->snd_nxt = 0;
 	xs->snd_alloc = 0;
@@ -377,7 +377,7 @@ static bool xtp_port_conflict(struct xtp_net *xn, const struct sock *sk,
 		if (other->sk_rcv_saddr && addr && other->sk_rcv_saddr != addr)
 			continue;
 		if (sk && sk->sk_reuse && other->sk_reuse &&
-		    other->sk_state != TCP_LISTEN)
+		    other->sk_state != XTP_SS_LISTEN)
 			continue;
 		return true;
 	}
@@ -443,7 +443,7 @@ int xtp_port_listen(struct sock *sk)
 
 	spin_lock_bh(&xn->port_lock);
 	if (!xtp_port_conflict(xn, sk, sk->sk_rcv_saddr, port)) {
-		inet_sk_set_state(sk, TCP_LISTEN);
+		inet_sk_set_state(sk, XTP_SS_LISTEN);
 		err = 0;
 	}
 	spin_unlock_bh(&xn->port_lock);
@@ -486,7 +486,7 @@ struct sock *xtp_listener_lookup(struct net *net, __be32 daddr, u16 port,
 	spin_lock_bh(&xn->port_lock);
 	hlist_for_each_entry(sk, xtp_port_head(xn, port), sk_bind_node) {
 		if (inet_sk(sk)->inet_num != port ||
-		    sk->sk_state != TCP_LISTEN ||
+		    sk->sk_state != XTP_SS_LISTEN ||
 		    (sk->sk_rcv_saddr && sk->sk_rcv_saddr != daddr) ||
 		    !inet_sk_bound_dev_eq(net, sk->sk_bound_dev_if, dif, sdif))
 			continue;
@@ -528,7 +528,7 @@ void xtp_ctx_done(struct sock *sk, int err)
 	xtp_wmem_purge(sk);
 	skb_queue_purge(&xs->ooo_queue);
 	skb_queue_purge(&xs->early_queue);
-	inet_sk_set_state(sk, TCP_CLOSE);
+	inet_sk_set_state(sk, XTP_SS_CLOSED);
 	sk->sk_shutdown = SHUTDOWN_MASK;
 	if (sock_flag(sk, SOCK_DEAD))
 		xtp_ctx_release(sk);

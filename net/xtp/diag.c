@@ -64,7 +64,7 @@ static void xtp_diag_timer(struct sock *sk, struct inet_diag_msg *r)
 	struct xtp_sock *xs = xtp_sk(sk);
 	const struct timer_list *t = NULL;
 
-	if (sk->sk_state == TCP_TIME_WAIT && timer_pending(&xs->ctimeout)) {
+	if (sk->sk_state == XTP_SS_ZOMBIE && timer_pending(&xs->ctimeout)) {
 		r->idiag_timer = 3;
 		t = &xs->ctimeout;
 	} else if (timer_pending(&xs->wtimer)) {
@@ -86,7 +86,7 @@ static void xtp_diag_get_info(struct sock *sk, struct inet_diag_msg *r,
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (sk->sk_state == TCP_LISTEN) {
+	if (sk->sk_state == XTP_SS_LISTEN) {
 		r->idiag_rqueue = READ_ONCE(sk->sk_ack_backlog);
 		r->idiag_wqueue = READ_ONCE(sk->sk_max_ack_backlog);
 	} else {

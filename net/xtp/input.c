@@ -293,13 +293,13 @@ static bool xtp_is_control(u8 pformat)
 static void xtp_note_wclose(struct xtp_sock *xs,
 			    const struct xtp_wire_pkt *pkt, u64 data_seq)
 {
-	if (!(pkt->hdr.options & XTP_CMD_WCLOSE) || xs->fin_seen)
+	if (!(pkt->hdr.options & XTP_CMD_WCLOSE) || xs->wclose_seen)
 		return;
-	xs->fin_seen = 1;
+	xs->wclose_seen = 1;
 	if (pkt->hdr.pformat == XTP_PF_DATA || pkt->hdr.pformat == XTP_PF_FIRST)
-		xs->rcv_fin = data_seq + pkt->data_len;
+		xs->rcv_wclose = data_seq + pkt->data_len;
 	else
-		xs->rcv_fin = pkt->hdr.seq;
+		xs->rcv_wclose = pkt->hdr.seq;
 }
 
 /**
@@ -345,7 +345,7 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 		consume_skb(skb);
 	}
 
-	if (xs->fin_seen && !xs->wclose_rcvd && xs->rcv_nxt >= xs->rcv_fin) {
+	if (xs->wclose_seen && !xs->wclose_rcvd && xs->rcv_nxt >= xs->rcv_wclose) {
 		xs->wclose_rcvd = 1;
 		sk->sk_shutdown |= RCV_SHUTDOWN;
 	}
@@ -456,7 +456,7 @@ static void xtp_syn_sent_rcv(struct sock *sk, struct sk_buff *skb,
 	}
 	xs->pkey = pkt->ctl.xkey & ~XTP_KEY_RETURN;
 	xtp_peer_insert(sk);
-	inet_sk_set_state(sk, TCP_ESTABLISHED);
+	inet_sk_set_state(sk, XTP_SS_ACTIVE);
 	/* The setup is done: CTIMEOUT no longer guards it, and FIRSTs sent
 	 * again do not count against a later handshake.
 	 */
@@ -505,7 +505,7 @@ static struct sock *xtp_child_new(struct sock *sk, struct sk_buff *skb,
 	inet->inet_sport = htons(pkt->addr.dstport);
 	inet->inet_num = pkt->addr.dstport;
 	inet->inet_dport = htons(pkt->addr.srcport);
-	inet_sk_set_state(child, TCP_ESTABLISHED);
+	inet_sk_set_state(child, XTP_SS_ACTIVE);
 	xs->pkey = pkt->hdr.key;
 	xs->snd_alloc = pkt->hdr.seq;
 	xs->echo = pkt->hdr.sync;
@@ -573,14 +573,14 @@ static void xtp_child_first(struct sock *child, struct sk_buff *skb,
 		xs->assoc_type = XTP_ASSOC_SDT;
 	xtp_note_wclose(xs, pkt, XTP_FIRST_SEGS_LEN);
 	xtp_queue_data(child, skb, pkt, XTP_FIRST_SEGS_LEN);
-	if (xs->fin_seen && xs->rcv_nxt >= xs->rcv_fin) {
+	if (xs->wclose_seen && xs->rcv_nxt >= xs->rcv_wclose) {
 		xs->wclose_rcvd = 1;
 		child->sk_shutdown |= RCV_SHUTDOWN;
 	}
 	/* The TCNTL answers the FIRST's WCLOSE too (SDT). */
 	if (xs->wclose_rcvd) {
 		xs->rclose_sent = 1;
-		xs->fin_answered = 1;
+		xs->wclose_answered = 1;
 	}
 }
 
@@ -664,7 +664,7 @@ int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 		xtp_drop(sk, skb, SKB_DROP_REASON_INVALID_PROTO);
 		return 0;
 	}
-	if (sk->sk_state == TCP_LISTEN) {
+	if (sk->sk_state == XTP_SS_LISTEN) {
 		if (pkt.hdr.pformat == XTP_PF_FIRST) {
 			/*
 			 * The child is spin-locked while its TCNTL leaves; from
@@ -688,7 +688,7 @@ int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 		xtp_zombie_rcv(sk, skb, &pkt);
 		return 0;
 	}
-	if (sk->sk_state == TCP_SYN_SENT) {
+	if (sk->sk_state == XTP_SS_FIRST_SENT) {
 		xtp_syn_sent_rcv(sk, skb, &pkt);
 		return 0;
 	}
@@ -923,7 +923,7 @@ static int xtp_err(struct sk_buff *skb, u32 info)
 		goto out;
 	if (frag) {
 		xtp_mtu_icmp(sk, info);
-	} else if (sk->sk_state == TCP_SYN_SENT) {
+	} else if (sk->sk_state == XTP_SS_FIRST_SENT) {
 		int err = icmp_err_convert[code].errno;
 
 		/* Owned (connect() is still sending): at release_sock(). */

@@ -433,7 +433,7 @@ void xtp_push(struct sock *sk)
 	u32 n, seg, lim;
 
 	sock_owned_by_me(sk);
-	if (sk->sk_state != TCP_ESTABLISHED || xs->released || xs->end_sent ||
+	if (sk->sk_state != XTP_SS_ACTIVE || xs->released || xs->end_sent ||
 	    xs->in_handshake)
 		return;
 	if (xs->reo_pending)
@@ -491,7 +491,7 @@ void xtp_read_done(struct sock *sk)
 	u64 old = xs->rcv_alloc, alloc;
 	bool grew;
 
-	if (sk->sk_state != TCP_ESTABLISHED || xs->released || xs->end_sent)
+	if (sk->sk_state != XTP_SS_ACTIVE || xs->released || xs->end_sent)
 		return;
 	grew = xtp_tune_rcvbuf(sk);
 	if (xs->rcv_dreq && xs->rcv_nxt - xs->rcv_queued >= xs->rcv_dreq) {

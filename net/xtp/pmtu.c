@@ -135,7 +135,7 @@ static void xtp_mtu_shrunk(struct sock *sk, u32 seg)
 	struct sk_buff *skb;
 
 	/* The FIRST's data waits in the queue too: xtp_send_first() cuts it. */
-	if (sk->sk_state == TCP_SYN_SENT) {
+	if (sk->sk_state == XTP_SS_FIRST_SENT) {
 		if (xs->first_sent)
 			xtp_send_first(sk);
 		return;
@@ -165,7 +165,7 @@ void xtp_mtu_reduced(struct sock *sk)
 	u32 old, seg;
 
 	if (xs->released ||
-	    !((1 << sk->sk_state) & (TCPF_SYN_SENT | TCPF_ESTABLISHED)))
+	    !((1 << sk->sk_state) & (BIT(XTP_SS_FIRST_SENT) | BIT(XTP_SS_ACTIVE))))
 		return;
 	dst = inet_csk_update_pmtu(sk, READ_ONCE(xs->mtu_info));
 	if (!dst || inet_sk(sk)->pmtudisc == IP_PMTUDISC_DONT ||

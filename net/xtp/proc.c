@@ -126,21 +126,26 @@ static void xtp_socks_stop(struct seq_file *seq, void *v)
 	spin_unlock_bh(&xtp_net(seq_file_net(seq))->socks_lock);
 }
 
-/* The context's state in XTP's words (ZOMBIE is stored as TIME_WAIT). */
-static const char *xtp_state_name(const struct sock *sk)
+static const char *const xtp_state_names[] = {
+	[XTP_SS_ACTIVE]		= "ACTIVE",
+	[XTP_SS_FIRST_SENT]	= "FIRST_SENT",
+	[XTP_SS_ZOMBIE]		= "ZOMBIE",
+	[XTP_SS_CLOSED]		= "CLOSED",
+	[XTP_SS_LISTEN]		= "LISTEN",
+};
+
+/**
+ * xtp_state_name() - a context's state in XTP's words
+ * @state: &enum xtp_state
+ *
+ * Return: its name; "CLOSED" for a value no XTP context takes.
+ */
+const char *xtp_state_name(int state)
 {
-	switch (READ_ONCE(sk->sk_state)) {
-	case TCP_LISTEN:
-		return "LISTEN";
-	case TCP_SYN_SENT:
-		return "FIRST_SENT";
-	case TCP_ESTABLISHED:
-		return "ACTIVE";
-	case TCP_TIME_WAIT:
-		return "ZOMBIE";
-	default:
+	if ((unsigned int)state >= ARRAY_SIZE(xtp_state_names) ||
+	    !xtp_state_names[state])
 		return "CLOSED";
-	}
+	return xtp_state_names[state];
 }
 
 static int xtp_socks_show(struct seq_file *seq, void *v)
@@ -159,7 +164,8 @@ static int xtp_socks_show(struct seq_file *seq, void *v)
 	saddr = inet_sk(sk)->inet_saddr ?: sk->sk_rcv_saddr;
 	seq_printf(seq, "%pI4:%u %pI4:%u %s %016llx %016llx %llu %llu %llu %d %d %u %lu %d\n",
 		   &saddr, inet_sk(sk)->inet_num,
-		   &sk->sk_daddr, ntohs(sk->sk_dport), xtp_state_name(sk),
+		   &sk->sk_daddr, ntohs(sk->sk_dport),
+		   xtp_state_name(READ_ONCE(sk->sk_state)),
 		   READ_ONCE(xs->lkey), READ_ONCE(xs->pkey),
 		   READ_ONCE(xs->snd_una), READ_ONCE(xs->snd_nxt),
 		   READ_ONCE(xs->rcv_nxt), READ_ONCE(sk->sk_wmem_queued),

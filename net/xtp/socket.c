@@ -128,7 +128,7 @@ static int xtp_start_connect(struct sock *sk, const struct sockaddr_in *sin,
 	if (xs->service == XTP_SERVICE_FILETRANSFER)
 		xs->rclose_sent = 1;	/* we will not receive */
 	xs->write_seq = XTP_FIRST_SEGS_LEN;
-	inet_sk_set_state(sk, TCP_SYN_SENT);
+	inet_sk_set_state(sk, XTP_SS_FIRST_SENT);
 	xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
 	XTP_INC_STATS(sock_net(sk), XTP_MIB_ACTIVEOPENS);
 	if (defer) {
@@ -150,7 +150,7 @@ static int xtp_wait_connect(struct sock *sk, long *timeo)
 	int err = 0;
 
 	add_wait_queue(sk_sleep(sk), &wait);
-	while (sk->sk_state == TCP_SYN_SENT && !xtp_sk(sk)->first_pending) {
+	while (sk->sk_state == XTP_SS_FIRST_SENT && !xtp_sk(sk)->first_pending) {
 		if (!*timeo) {
 			err = -EINPROGRESS;
 			break;
@@ -159,7 +159,7 @@ static int xtp_wait_connect(struct sock *sk, long *timeo)
 			err = sock_intr_errno(*timeo);
 			break;
 		}
-		sk_wait_event(sk, timeo, sk->sk_state != TCP_SYN_SENT, &wait);
+		sk_wait_event(sk, timeo, sk->sk_state != XTP_SS_FIRST_SENT, &wait);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
 	return err;
@@ -181,18 +181,18 @@ static int xtp_connect(struct socket *sock, struct sockaddr *uaddr,
 	/* As TCP: the state decides before the address is looked at. */
 	lock_sock(sk);
 	switch (sk->sk_state) {
-	case TCP_ESTABLISHED:
-	case TCP_TIME_WAIT:
-	case TCP_LISTEN:
+	case XTP_SS_ACTIVE:
+	case XTP_SS_ZOMBIE:
+	case XTP_SS_LISTEN:
 		err = -EISCONN;
 		goto out;
-	case TCP_SYN_SENT:
+	case XTP_SS_FIRST_SENT:
 		err = -EALREADY;
 		if (flags & O_NONBLOCK || xs->nb_connect)
 			goto out;
 		again = true;
 		break;
-	case TCP_CLOSE:
+	case XTP_SS_CLOSED:
 		/*
 		 * A finished association cannot be reused; a connect() that
 		 * failed (no TCNTL ever came: no peer key) starts again, as
@@ -229,7 +229,7 @@ static int xtp_connect(struct socket *sock, struct sockaddr *uaddr,
 		err = -EALREADY;
 	if (err)
 		goto out;
-	if (sk->sk_state == TCP_CLOSE) {
+	if (sk->sk_state == XTP_SS_CLOSED) {
 		err = sock_error(sk) ? : -ECONNABORTED;
 		sock->state = SS_UNCONNECTED;
 		goto out;
@@ -266,7 +266,7 @@ static int xtp_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
 
 	lock_sock(sk);
 	err = -EINVAL;
-	if (sk->sk_state != TCP_CLOSE || inet_sk(sk)->inet_num ||
+	if (sk->sk_state != XTP_SS_CLOSED || inet_sk(sk)->inet_num ||
 	    xtp_sk(sk)->released)
 		goto out;
 	err = xtp_port_bind(sk, sin->sin_addr.s_addr, port);
@@ -283,7 +283,7 @@ static int xtp_listen(struct socket *sock, int backlog)
 	lock_sock(sk);
 	if (sock->state != SS_UNCONNECTED || xtp_sk(sk)->released)
 		goto out;
-	if (sk->sk_state == TCP_CLOSE) {
+	if (sk->sk_state == XTP_SS_CLOSED) {
 		if (!inet_sk(sk)->inet_num) {
 			err = xtp_port_bind(sk, 0, 0);
 			if (err)
@@ -292,7 +292,7 @@ static int xtp_listen(struct socket *sock, int backlog)
 		err = xtp_port_listen(sk);
 		if (err)
 			goto out;
-	} else if (sk->sk_state != TCP_LISTEN) {
+	} else if (sk->sk_state != XTP_SS_LISTEN) {
 		goto out;
 	}
 	WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
@@ -322,7 +322,7 @@ static int xtp_accept(XTP_ACCEPT_ARGS)
 	add_wait_queue_exclusive(sk_sleep(sk), &wait);
 	for (;;) {
 		err = -EINVAL;
-		if (sk->sk_state != TCP_LISTEN)
+		if (sk->sk_state != XTP_SS_LISTEN)
 			break;
 		err = 0;
 		if (!list_empty(&lxs->accept_queue))
@@ -334,7 +334,7 @@ static int xtp_accept(XTP_ACCEPT_ARGS)
 		if (signal_pending(current))
 			break;
 		sk_wait_event(sk, &timeo, !list_empty(&lxs->accept_queue) ||
-			      sk->sk_state != TCP_LISTEN, &wait);
+			      sk->sk_state != XTP_SS_LISTEN, &wait);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
 	if (err) {
@@ -486,7 +486,7 @@ static int xtp_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 		flags |= MSG_MORE;
 	lock_sock(sk);
 	timeo = sock_sndtimeo(sk, flags & MSG_DONTWAIT);
-	if (sin && sk->sk_state == TCP_CLOSE && !xs->released) {
+	if (sin && sk->sk_state == XTP_SS_CLOSED && !xs->released) {
 		err = -EINVAL;
 		if (msg->msg_namelen < sizeof(*sin))
 			goto out;
@@ -498,7 +498,7 @@ static int xtp_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 			goto out;
 		sk->sk_socket->state = SS_CONNECTED;
 	}
-	if (sk->sk_state == TCP_SYN_SENT && !xs->first_pending) {
+	if (sk->sk_state == XTP_SS_FIRST_SENT && !xs->first_pending) {
 		err = xtp_wait_connect(sk, &timeo);
 		if (err == -EINPROGRESS)
 			err = -EAGAIN;
@@ -510,7 +510,7 @@ static int xtp_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 		goto out;
 	err = -EPIPE;
 	if (xs->wclose_req || xs->released || xs->end_sent ||
-	    (sk->sk_state != TCP_ESTABLISHED && sk->sk_state != TCP_SYN_SENT))
+	    (sk->sk_state != XTP_SS_ACTIVE && sk->sk_state != XTP_SS_FIRST_SENT))
 		goto pipe;
 
 	err = xtp_queue_user(sk, msg, size, &timeo);
@@ -684,8 +684,8 @@ static int xtp_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 	if (flags & (MSG_OOB | MSG_ERRQUEUE))
 		return -EINVAL;
 	lock_sock(sk);
-	if (sk->sk_state == TCP_LISTEN ||
-	    (sk->sk_state == TCP_CLOSE && !xs->released)) {
+	if (sk->sk_state == XTP_SS_LISTEN ||
+	    (sk->sk_state == XTP_SS_CLOSED && !xs->released)) {
 		err = -ENOTCONN;
 		goto out;
 	}
@@ -750,20 +750,20 @@ static __poll_t xtp_poll(struct file *file, struct socket *sock,
 	__poll_t mask = 0;
 
 	sock_poll_wait(file, sock, wait);
-	if (state == TCP_LISTEN)
+	if (state == XTP_SS_LISTEN)
 		return list_empty_careful(&xs->accept_queue) ? 0 :
 		       EPOLLIN | EPOLLRDNORM;
 	if (READ_ONCE(sk->sk_err))
 		mask |= EPOLLERR;
-	if (state == TCP_CLOSE && !xs->released)
+	if (state == XTP_SS_CLOSED && !xs->released)
 		return mask | EPOLLOUT | EPOLLWRNORM | EPOLLHUP;
 	if (xtp_rcv_ready(sk) || xtp_rcv_done(sk))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (xtp_rcv_done(sk))
 		mask |= EPOLLRDHUP;
-	if (xs->released || state == TCP_TIME_WAIT)
+	if (xs->released || state == XTP_SS_ZOMBIE)
 		mask |= EPOLLHUP;
-	if ((state == TCP_ESTABLISHED || xs->first_pending) &&
+	if ((state == XTP_SS_ACTIVE || xs->first_pending) &&
 	    !xs->wclose_req) {
 		if (sk_stream_is_writeable(sk)) {
 			mask |= EPOLLOUT | EPOLLWRNORM;
@@ -833,13 +833,13 @@ static int xtp_shutdown(struct socket *sock, int how)
 		return -EINVAL;
 	lock_sock(sk);
 	switch (sk->sk_state) {
-	case TCP_CLOSE:
+	case XTP_SS_CLOSED:
 		err = -ENOTCONN;
 		break;
-	case TCP_LISTEN:
+	case XTP_SS_LISTEN:
 		/* As TCP's disconnect: the children no accept() took go too. */
 		if (how & RCV_SHUTDOWN) {
-			inet_sk_set_state(sk, TCP_CLOSE);
+			inet_sk_set_state(sk, XTP_SS_CLOSED);
 			xtp_listen_stop(sk);
 			sk->sk_state_change(sk);
 		}
@@ -863,17 +863,17 @@ static void xtp_close(struct sock *sk, long timeout)
 	sock_hold(sk);
 	lock_sock(sk);
 	sk->sk_shutdown = SHUTDOWN_MASK;
-	if (sk->sk_state == TCP_LISTEN) {
-		inet_sk_set_state(sk, TCP_CLOSE);
+	if (sk->sk_state == XTP_SS_LISTEN) {
+		inet_sk_set_state(sk, XTP_SS_CLOSED);
 		xtp_listen_stop(sk);
 	}
 	if (xs->released) {
 		/* nothing left */
-	} else if (sk->sk_state == TCP_CLOSE) {
+	} else if (sk->sk_state == XTP_SS_CLOSED) {
 		xtp_ctx_done(sk, 0);
 	} else if (xs->rcv_queued || xs->teardown == XTP_TEARDOWN_ABORT ||
 		   (sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) ||
-		   sk->sk_state == TCP_SYN_SENT) {
+		   sk->sk_state == XTP_SS_FIRST_SENT) {
 		/* Unread data or SO_LINGER 0: AbortClose, as TCP resets. */
 		xtp_abort(sk, 0);
 	} else if (!xs->end_sent) {
@@ -931,7 +931,7 @@ static void xtp_set_service(struct xtp_sock *xs, int service)
 /* Options that shape the association can only change before it starts. */
 static bool xtp_setup_phase(struct sock *sk)
 {
-	return sk->sk_state == TCP_CLOSE || sk->sk_state == TCP_LISTEN;
+	return sk->sk_state == XTP_SS_CLOSED || sk->sk_state == XTP_SS_LISTEN;
 }
 
 static int xtp_setsockopt_int(struct sock *sk, int optname, int val)
@@ -1218,7 +1218,7 @@ static int xtp_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 
 	switch (cmd) {
 	case SIOCINQ:
-		if (sk->sk_state == TCP_LISTEN)
+		if (sk->sk_state == XTP_SS_LISTEN)
 			return -EINVAL;
 		lock_sock(sk);
 		answ = xtp_av_held(sk) ? 0 : xtp_sk(sk)->rcv_queued;

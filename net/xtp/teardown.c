@@ -25,7 +25,7 @@ static void xtp_enter_zombie(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	inet_sk_set_state(sk, TCP_TIME_WAIT);
+	inet_sk_set_state(sk, XTP_SS_ZOMBIE);
 	sk->sk_shutdown = SHUTDOWN_MASK;
 	sk_stop_timer(sk, &xs->wtimer);
 	xtp_ctimeout_arm(sk, xs->zombie_tmo);
@@ -56,7 +56,7 @@ void xtp_abort(struct sock *sk, int err)
 
 	if (xs->released)
 		return;
-	if (xs->pkey && sk->sk_state == TCP_ESTABLISHED && !xs->end_sent) {
+	if (xs->pkey && sk->sk_state == XTP_SS_ACTIVE && !xs->end_sent) {
 		xs->end_sent = 1;
 		xtp_send_cntl(sk, 0);
 	}
@@ -109,7 +109,7 @@ void xtp_teardown_step(struct sock *sk)
 	struct xtp_sock *xs = xtp_sk(sk);
 	bool outbound_done;
 
-	if (xs->released || xs->end_sent || sk->sk_state != TCP_ESTABLISHED)
+	if (xs->released || xs->end_sent || sk->sk_state != XTP_SS_ACTIVE)
 		return;
 
 	/* Our WCLOSE, if it could not ride on data. */
@@ -123,11 +123,11 @@ void xtp_teardown_step(struct sock *sk)
 	outbound_done = xs->wclose_sent && xs->rclose_rcvd;
 
 	/* Answer the peer's WCLOSE. */
-	if (xs->wclose_rcvd && !xs->fin_answered) {
+	if (xs->wclose_rcvd && !xs->wclose_answered) {
 		/* A FILETRANSFER initiator declared RCLOSE on its FIRST. */
 		bool declared = xs->rclose_sent;
 
-		xs->fin_answered = 1;
+		xs->wclose_answered = 1;
 		xs->rclose_sent = 1;
 		if (outbound_done && xs->teardown == XTP_TEARDOWN_ABBREV &&
 		    !xs->wclose_implied) {

@@ -93,7 +93,7 @@ void xtp_wtimer_guard_data(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (timer_pending(&xs->wtimer) || sk->sk_state != TCP_ESTABLISHED ||
+	if (timer_pending(&xs->wtimer) || sk->sk_state != XTP_SS_ACTIVE ||
 	    xs->end_sent || xs->released || xs->in_handshake)
 		return;
 	if (xs->snd_una != xs->snd_nxt ||
@@ -166,7 +166,7 @@ static void xtp_wtimer_fire(struct sock *sk)
 		xtp_abort(sk, ETIMEDOUT);
 		return;
 	}
-	if (sk->sk_state == TCP_SYN_SENT) {
+	if (sk->sk_state == XTP_SS_FIRST_SENT) {
 		xtp_send_first(sk);
 		return;
 	}
@@ -186,7 +186,7 @@ static void xtp_ctimeout_fire(struct sock *sk)
 		xs->end_delay = 0;
 		xtp_send_end(sk);
 	} else if (sock_flag(sk, SOCK_DEAD) &&
-		   sk->sk_state == TCP_ESTABLISHED &&
+		   sk->sk_state == XTP_SS_ACTIVE &&
 		   xs->snd_una != xs->close_una) {
 		/*
 		 * Closed, and the peer has not finished closing, but it still
@@ -195,7 +195,7 @@ static void xtp_ctimeout_fire(struct sock *sk)
 		 */
 		xs->close_una = xs->snd_una;
 		xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
-	} else if (sk->sk_state == TCP_SYN_SENT || xs->in_handshake) {
+	} else if (sk->sk_state == XTP_SS_FIRST_SENT || xs->in_handshake) {
 		if (xs->in_handshake) {
 			XTP_INC_STATS(sock_net(sk), XTP_MIB_HANDSHAKEFAILS);
 			trace_xtp_handshake(sk, XTP_TRACE_HS_FAIL);
@@ -217,7 +217,7 @@ static void xtp_ctimer_fire(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (xs->released || xs->end_sent || sk->sk_state != TCP_ESTABLISHED ||
+	if (xs->released || xs->end_sent || sk->sk_state != XTP_SS_ACTIVE ||
 	    !sock_flag(sk, SOCK_KEEPOPEN))
 		return;
 	if (xtp_pkts_in(xs) == xs->ctimer_seen && !xs->in_handshake &&
@@ -326,7 +326,7 @@ void xtp_release_cb(struct sock *sk)
 	}
 	/* xtp_err(): the handshake's destination refused it for good. */
 	if (test_and_clear_bit(XTP_DEFER_UNREACH, &xs->deferred)) {
-		if (sk->sk_state == TCP_SYN_SENT && sk->sk_err_soft)
+		if (sk->sk_state == XTP_SS_FIRST_SENT && sk->sk_err_soft)
 			xtp_abort(sk, sk->sk_err_soft);
 		__sock_put(sk);
 	}

@@ -176,7 +176,7 @@ void xtp_av_timeout(struct sock *sk)
 	/* An orphan's application is done with it: no second chance. */
 	if (!xs->av_probed && !sock_flag(sk, SOCK_DEAD)) {
 		xs->av_probed = 1;
-		if (sk->sk_state == TCP_ESTABLISHED && !xs->end_sent)
+		if (sk->sk_state == XTP_SS_ACTIVE && !xs->end_sent)
 			xtp_send_cntl(sk, XTP_CMD_SREQ);
 		sk_reset_timer(sk, &xs->vtimer,
 			       jiffies + msecs_to_jiffies(XTP_AV_MS));

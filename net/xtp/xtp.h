@@ -60,6 +60,46 @@
 #include "wire.h"
 
 /**
+ * enum xtp_state - a context's state, in &sock.sk_state
+ * @XTP_SS_ACTIVE: associated: data flows, and the close sequence runs in
+ *	the WCLOSE/RCLOSE bits of &struct xtp_sock (teardown.c)
+ * @XTP_SS_FIRST_SENT: our FIRST is out and unanswered (or deferred until
+ *	the first data: &xtp_sock.first_pending)
+ * @XTP_SS_ZOMBIE: we sent END; CTIMEOUT, re-armed with the zombie
+ *	timeout, keeps the context to answer late packets with END
+ * @XTP_SS_CLOSED: no association: not yet connected, or released
+ * @XTP_SS_LISTEN: First Packet Matching gives it the FIRSTs for accept()
+ *
+ * The values are TCP's states of the same meaning, so inet_release(),
+ * inet_diag's state filter and ss treat a context as they treat a TCP
+ * socket.  The legal transitions, and where they happen:
+ *
+ * ============= =============== ===========================================
+ * from          to              on
+ * ============= =============== ===========================================
+ * CLOSED        LISTEN          listen() (context.c)
+ * CLOSED        FIRST_SENT      connect() (socket.c)
+ * (none)        ACTIVE          a FIRST accepted by a listener (input.c)
+ * FIRST_SENT    ACTIVE          the answer to our FIRST (input.c)
+ * ACTIVE        ZOMBIE          END sent (teardown.c xtp_send_end())
+ * any           CLOSED          xtp_ctx_done(): END received, teardown
+ *                               complete, ZOMBIE over, CTIMEOUT, abort
+ * LISTEN        CLOSED          close(), or shutdown(SHUT_RD), of a listener
+ * ============= =============== ===========================================
+ *
+ * xtp_state_name() gives the names /proc/net/xtp/sockets prints.
+ */
+enum xtp_state {
+	XTP_SS_ACTIVE		= TCP_ESTABLISHED,
+	XTP_SS_FIRST_SENT	= TCP_SYN_SENT,
+	XTP_SS_ZOMBIE		= TCP_TIME_WAIT,
+	XTP_SS_CLOSED		= TCP_CLOSE,
+	XTP_SS_LISTEN		= TCP_LISTEN,
+};
+
+const char *xtp_state_name(int state);
+
+/**
  * enum xtp_mib_field - per-namespace XTP counters (/proc/net/xtp/snmp)
  * @XTP_MIB_INPKTS: packets handed to XTP by IP
  * @XTP_MIB_INTRUNCATED: dropped, shorter than the XTP header
@@ -318,14 +358,16 @@ struct xtp_rtt_slot {
  * @end_sent: we sent END (ZOMBIE)
  * @end_rcvd: the peer sent END
  * @released: the context left the protocol (no more packets, timers)
- * @fin_seen: the peer sent WCLOSE; its stream ends at @rcv_fin
+ * @wclose_seen: the peer's WCLOSE arrived; its stream ends at
+ *	@rcv_wclose (@wclose_rcvd once all of it is here)
  * @ctl_sent: a CNTL or ECNTL left since the input path cleared it (an
  *	SREQ is then answered)
  * @fc_blocked: the sender waits for ALLOC or the congestion window
  *	(counted once per wait)
  * @end_delay: GracefulClose: END is due when @ctimeout fires
- * @fin_answered: the teardown step has answered the peer's WCLOSE
- *	(once; @rclose_sent alone may have been declared in advance)
+ * @wclose_answered: the teardown step sent its answer to the peer's
+ *	WCLOSE (it runs once); @rclose_sent says only that our packets
+ *	carry RCLOSE, which a FILETRANSFER initiator says from the start
  * @last_edge: EDGE bit of the peer's last packet; a change asks for a
  *	control packet
  * @wclose_implied: our outbound closed because the peer's FIRST said it
@@ -346,7 +388,7 @@ struct xtp_rtt_slot {
  * @rcv_nxt: next in-order sequence number expected (our RSEQ)
  * @rcv_high: end of the highest data received
  * @rcv_queued: bytes in the receive queue not yet read
- * @rcv_fin: end of the peer's stream, valid with @fin_seen
+ * @rcv_wclose: end of the peer's stream, valid with @wclose_seen
  * @rcv_dreq: DREQ: confirm once the application has read up to here
  * @rcv_alloc: ALLOC last advertised
  * @rcv_wnd: receive window (bytes beyond RSEQ we advertise at most)
@@ -452,10 +494,10 @@ struct xtp_sock {
 	    end_rcvd:1,
 	    released:1,
 	    in_handshake:1,
-	    fin_seen:1,
+	    wclose_seen:1,
 	    fc_blocked:1,
 	    end_delay:1,
-	    fin_answered:1,
+	    wclose_answered:1,
 	    wclose_implied:1,
 	    last_edge:1,
 	    snd_edge:1,
@@ -487,7 +529,7 @@ struct xtp_sock {
 	u64 rcv_nxt;
 	u64 rcv_high;
 	u32 rcv_queued;
-	u64 rcv_fin;
+	u64 rcv_wclose;
 	u64 rcv_dreq;
 	u64 rcv_alloc;
 	u32 rcv_wnd;
