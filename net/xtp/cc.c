@@ -9,7 +9,8 @@
  * the holes can be refilled without waiting for RSEQ to move.
  *
  * A paced controller spaces packets at xtp_sk(sk)->pacing_rate with the
- * send timer, a softirq hrtimer that also serves loss detection.
+ * send timer (%XTP_TIMER_SEND, timer.c), a softirq hrtimer that also
+ * serves loss detection.
  */
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
@@ -111,43 +112,6 @@ u32 xtp_in_flight(const struct xtp_sock *xs)
 	return out > gone ? out - gone : 0;
 }
 
-static enum hrtimer_restart xtp_send_timer_fire(struct hrtimer *t)
-{
-	struct xtp_sock *xs = container_of(t, struct xtp_sock, send_timer);
-
-	xtp_timer_run(&xs->inet.sk, XTP_DEFER_PUSH, xtp_push);
-	return HRTIMER_NORESTART;
-}
-
-void xtp_send_timer_init(struct sock *sk)
-{
-	hrtimer_init(&xtp_sk(sk)->send_timer, CLOCK_MONOTONIC,
-		     HRTIMER_MODE_ABS_PINNED_SOFT);
-	xtp_sk(sk)->send_timer.function = xtp_send_timer_fire;
-}
-
-/**
- * xtp_send_timer_at() - run xtp_push() at @ns, or earlier if already due
- * @sk: the context, locked
- * @ns: CLOCK_MONOTONIC time
- *
- * The send timer serves both the pacing departure and the loss-detection
- * deadline: it is set to the earlier of what it has and @ns.  While it is
- * queued it holds a socket reference.
- */
-void xtp_send_timer_at(struct sock *sk, u64 ns)
-{
-	struct hrtimer *t = &xtp_sk(sk)->send_timer;
-
-	if (hrtimer_is_queued(t)) {
-		if (ktime_to_ns(hrtimer_get_expires(t)) <= ns)
-			return;
-	} else {
-		sock_hold(sk);
-	}
-	hrtimer_start(t, ns_to_ktime(ns), HRTIMER_MODE_ABS_PINNED_SOFT);
-}
-
 /*
  * A packet may leave this much before its departure time: at high rates
  * a timer per packet costs more than the spacing is worth, and a burst of
@@ -201,20 +165,3 @@ void xtp_pacing_sent(struct sock *sk, u32 len)
 			   div64_u64((u64)len * NSEC_PER_SEC, xs->pacing_rate);
 }
 
-/**
- * xtp_send_timer_stop() - cancel the send timer
- * @sk: the context, locked
- *
- * A callback already running finds the context released and only drops
- * its reference.
- */
-void xtp_send_timer_stop(struct sock *sk)
-{
-	struct xtp_sock *xs = xtp_sk(sk);
-
-	if (hrtimer_try_to_cancel(&xs->send_timer) == 1)
-		__sock_put(sk);
-	if (test_and_clear_bit(XTP_DEFER_PUSH, &xs->deferred))
-		__sock_put(sk);
-}
-EXPORT_SYMBOL_IF_KUNIT(xtp_send_timer_stop);

@@ -64,16 +64,16 @@ static void xtp_diag_timer(struct sock *sk, struct inet_diag_msg *r)
 	struct xtp_sock *xs = xtp_sk(sk);
 	const struct timer_list *t = NULL;
 
-	if (sk->sk_state == XTP_SS_ZOMBIE && timer_pending(&xs->ctimeout)) {
+	if (sk->sk_state == XTP_SS_ZOMBIE && xtp_timer_pending(xs, XTP_TIMER_CTIMEOUT)) {
 		r->idiag_timer = 3;
-		t = &xs->ctimeout;
-	} else if (timer_pending(&xs->wtimer)) {
+		t = &xs->timers[XTP_TIMER_CTIMEOUT];
+	} else if (xtp_timer_pending(xs, XTP_TIMER_W)) {
 		r->idiag_timer = 1;
 		r->idiag_retrans = xs->wtimer_retries;
-		t = &xs->wtimer;
-	} else if (timer_pending(&xs->ctimer)) {
+		t = &xs->timers[XTP_TIMER_W];
+	} else if (xtp_timer_pending(xs, XTP_TIMER_CTIMER)) {
 		r->idiag_timer = 2;
-		t = &xs->ctimer;
+		t = &xs->timers[XTP_TIMER_CTIMER];
 	}
 	if (t)
 		r->idiag_expires =

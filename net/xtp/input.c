@@ -460,7 +460,7 @@ static void xtp_syn_sent_rcv(struct sock *sk, struct sk_buff *skb,
 	/* The setup is done: CTIMEOUT no longer guards it, and FIRSTs sent
 	 * again do not count against a later handshake.
 	 */
-	sk_stop_timer(sk, &xs->ctimeout);
+	xtp_timer_stop(sk, XTP_TIMER_CTIMEOUT);
 	xs->wtimer_retries = 0;
 	if (sock_flag(sk, SOCK_KEEPOPEN))
 		xtp_keepalive(sk, 1);

@@ -27,7 +27,7 @@ static void xtp_enter_zombie(struct sock *sk)
 
 	inet_sk_set_state(sk, XTP_SS_ZOMBIE);
 	sk->sk_shutdown = SHUTDOWN_MASK;
-	sk_stop_timer(sk, &xs->wtimer);
+	xtp_timer_stop(sk, XTP_TIMER_W);
 	xtp_ctimeout_arm(sk, xs->zombie_tmo);
 	sk->sk_state_change(sk);
 }

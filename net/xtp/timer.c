@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * XTP: WTIMER and CTIMEOUT.
+ * XTP: a context's timers (&enum xtp_timer lists them): WTIMER, CTIMEOUT,
+ * CTIMER, the validation deadline and the send timer.
  *
  * The WTIMER guards the oldest SREQ not yet answered: a newer SREQ does
  * not restart it, or a steady stream of SREQs would keep it from ever
@@ -12,8 +13,10 @@
  * CTIMER, on with SO_KEEPALIVE, starts the handshake when nothing came
  * from the peer for a whole period.
  *
- * A timer that finds the socket owned by its user leaves the work to
- * xtp_release_cb().
+ * The validation deadline's work is validate.c's; the send timer, an
+ * hrtimer, runs xtp_push() at the next paced departure or loss-detection
+ * deadline (cc.c, recovery.c).  A timer that finds the socket owned by
+ * its user leaves the work to xtp_release_cb().
  */
 #include <net/sock.h>
 
@@ -53,11 +56,10 @@ void xtp_wtimer_arm(struct sock *sk, u32 sync)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (timer_pending(&xs->wtimer))
+	if (xtp_timer_pending(xs, XTP_TIMER_W))
 		return;
 	xs->wsync = sync;
-	sk_reset_timer(sk, &xs->wtimer,
-		       jiffies + msecs_to_jiffies(xtp_wtimer_ms(xs)));
+	xtp_timer_reset(sk, XTP_TIMER_W, xtp_wtimer_ms(xs));
 }
 
 /*
@@ -72,7 +74,7 @@ static void xtp_handshake_done(struct sock *sk)
 
 	xs->in_handshake = 0;
 	if (!xs->end_delay && !xs->end_sent && !sock_flag(sk, SOCK_DEAD))
-		sk_stop_timer(sk, &xs->ctimeout);
+		xtp_timer_stop(sk, XTP_TIMER_CTIMEOUT);
 	xtp_mtu_handshake_end(sk);
 	lost = xtp_rtx_all_lost(sk);
 	xs->cc_ops->handshake_end(sk, xs->wtimer_retries + 1, lost);
@@ -93,7 +95,7 @@ void xtp_wtimer_guard_data(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (timer_pending(&xs->wtimer) || sk->sk_state != XTP_SS_ACTIVE ||
+	if (xtp_timer_pending(xs, XTP_TIMER_W) || sk->sk_state != XTP_SS_ACTIVE ||
 	    xs->end_sent || xs->released || xs->in_handshake)
 		return;
 	if (xs->snd_una != xs->snd_nxt ||
@@ -106,7 +108,7 @@ static void xtp_wtimer_guard(struct sock *sk, u32 echo)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (timer_pending(&xs->wtimer))
+	if (xtp_timer_pending(xs, XTP_TIMER_W))
 		return;
 	if ((s32)(xs->sync - echo) > 0)
 		xtp_wtimer_arm(sk, echo + 1);
@@ -125,12 +127,12 @@ static void xtp_wtimer_guard(struct sock *sk, u32 echo)
 void xtp_wtimer_answered(struct sock *sk, u32 echo)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
-	bool pending = timer_pending(&xs->wtimer);
+	bool pending = xtp_timer_pending(xs, XTP_TIMER_W);
 
 	if ((pending || xs->in_handshake) && (s32)(echo - xs->wsync) < 0)
 		return;
 	if (pending)
-		sk_stop_timer(sk, &xs->wtimer);
+		xtp_timer_stop(sk, XTP_TIMER_W);
 	if (xs->in_handshake)
 		xtp_handshake_done(sk);
 	if (!xs->released)
@@ -147,7 +149,7 @@ static void xtp_start_handshake(struct sock *sk)
 		xs->mib.handshakes++;
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_HANDSHAKES);
 		trace_xtp_handshake(sk, XTP_TRACE_HS_START);
-		if (!timer_pending(&xs->ctimeout))
+		if (!xtp_timer_pending(xs, XTP_TIMER_CTIMEOUT))
 			xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
 	}
 	xtp_send_cntl(sk, XTP_CMD_SREQ);
@@ -221,11 +223,10 @@ static void xtp_ctimer_fire(struct sock *sk)
 	    !sock_flag(sk, SOCK_KEEPOPEN))
 		return;
 	if (xtp_pkts_in(xs) == xs->ctimer_seen && !xs->in_handshake &&
-	    !timer_pending(&xs->wtimer))
+	    !xtp_timer_pending(xs, XTP_TIMER_W))
 		xtp_start_handshake(sk);
 	xs->ctimer_seen = xtp_pkts_in(xs);
-	sk_reset_timer(sk, &xs->ctimer,
-		       jiffies + msecs_to_jiffies(xs->ctimer_tmo));
+	xtp_timer_reset(sk, XTP_TIMER_CTIMER, xs->ctimer_tmo);
 }
 
 /**
@@ -238,26 +239,29 @@ void xtp_keepalive(struct sock *sk, int on)
 	struct xtp_sock *xs = xtp_sk(sk);
 
 	if (!on || xs->released) {
-		sk_stop_timer(sk, &xs->ctimer);
+		xtp_timer_stop(sk, XTP_TIMER_CTIMER);
 		return;
 	}
 	xs->ctimer_seen = xtp_pkts_in(xs);
-	sk_reset_timer(sk, &xs->ctimer,
-		       jiffies + msecs_to_jiffies(xs->ctimer_tmo));
+	xtp_timer_reset(sk, XTP_TIMER_CTIMER, xs->ctimer_tmo);
 }
 
-/**
- * xtp_timer_run() - timer work: run @fire now or leave it to release_cb
- * @sk: the context; the timer's reference is dropped here
- * @bit: &XTP_DEFER_WTIMER etc., marks the work for xtp_release_cb()
- * @fire: the work, called with the socket spinlock held
- */
-void xtp_timer_run(struct sock *sk, int bit, void (*fire)(struct sock *sk))
+/* What each timer does, called with the socket spinlock held. */
+static void (*const xtp_timer_work[XTP_NTIMERS])(struct sock *sk) = {
+	[XTP_TIMER_W]		= xtp_wtimer_fire,
+	[XTP_TIMER_CTIMEOUT]	= xtp_ctimeout_fire,
+	[XTP_TIMER_CTIMER]	= xtp_ctimer_fire,
+	[XTP_TIMER_VALIDATE]	= xtp_av_timeout,
+	[XTP_TIMER_SEND]	= xtp_push,
+};
+
+/* Run timer @id's work now, or leave it to release_cb; drops its ref. */
+static void xtp_timer_run(struct sock *sk, enum xtp_timer id)
 {
 	bh_lock_sock(sk);
 	if (!sock_owned_by_user(sk))
-		fire(sk);
-	else if (!test_and_set_bit(bit, &xtp_sk(sk)->deferred))
+		xtp_timer_work[id](sk);
+	else if (!test_and_set_bit(id, &xtp_sk(sk)->deferred))
 		sock_hold(sk);
 	bh_unlock_sock(sk);
 	sock_put(sk);
@@ -265,31 +269,105 @@ void xtp_timer_run(struct sock *sk, int bit, void (*fire)(struct sock *sk))
 
 static void xtp_wtimer_handler(struct timer_list *t)
 {
-	struct xtp_sock *xs = timer_container_of(xs, t, wtimer);
+	struct xtp_sock *xs = container_of(t, struct xtp_sock,
+					   timers[XTP_TIMER_W]);
 
-	xtp_timer_run(&xs->inet.sk, XTP_DEFER_WTIMER, xtp_wtimer_fire);
+	xtp_timer_run(&xs->inet.sk, XTP_TIMER_W);
 }
 
 static void xtp_ctimeout_handler(struct timer_list *t)
 {
-	struct xtp_sock *xs = timer_container_of(xs, t, ctimeout);
+	struct xtp_sock *xs = container_of(t, struct xtp_sock,
+					   timers[XTP_TIMER_CTIMEOUT]);
 
-	xtp_timer_run(&xs->inet.sk, XTP_DEFER_CTIMEOUT, xtp_ctimeout_fire);
-}
-
-static void xtp_vtimer_handler(struct timer_list *t)
-{
-	struct xtp_sock *xs = timer_container_of(xs, t, vtimer);
-
-	xtp_timer_run(&xs->inet.sk, XTP_DEFER_VALIDATE, xtp_av_timeout);
+	xtp_timer_run(&xs->inet.sk, XTP_TIMER_CTIMEOUT);
 }
 
 static void xtp_ctimer_handler(struct timer_list *t)
 {
-	struct xtp_sock *xs = timer_container_of(xs, t, ctimer);
+	struct xtp_sock *xs = container_of(t, struct xtp_sock,
+					   timers[XTP_TIMER_CTIMER]);
 
-	xtp_timer_run(&xs->inet.sk, XTP_DEFER_CTIMER, xtp_ctimer_fire);
+	xtp_timer_run(&xs->inet.sk, XTP_TIMER_CTIMER);
 }
+
+static void xtp_vtimer_handler(struct timer_list *t)
+{
+	struct xtp_sock *xs = container_of(t, struct xtp_sock,
+					   timers[XTP_TIMER_VALIDATE]);
+
+	xtp_timer_run(&xs->inet.sk, XTP_TIMER_VALIDATE);
+}
+
+static enum hrtimer_restart xtp_send_timer_fire(struct hrtimer *t)
+{
+	struct xtp_sock *xs = container_of(t, struct xtp_sock, send_timer);
+
+	xtp_timer_run(&xs->inet.sk, XTP_TIMER_SEND);
+	return HRTIMER_NORESTART;
+}
+
+/**
+ * xtp_timer_reset() - (re)start a timer
+ * @sk: the context, locked
+ * @id: which, not %XTP_TIMER_SEND (xtp_send_timer_at())
+ * @ms: from now
+ */
+void xtp_timer_reset(struct sock *sk, enum xtp_timer id, u32 ms)
+{
+	sk_reset_timer(sk, &xtp_sk(sk)->timers[id],
+		       jiffies + msecs_to_jiffies(ms));
+}
+
+/**
+ * xtp_timer_stop() - stop a timer, without waiting for a running one
+ * @sk: the context, locked
+ * @id: which, not %XTP_TIMER_SEND (xtp_send_timer_stop())
+ */
+void xtp_timer_stop(struct sock *sk, enum xtp_timer id)
+{
+	sk_stop_timer(sk, &xtp_sk(sk)->timers[id]);
+}
+
+/**
+ * xtp_send_timer_at() - run xtp_push() at @ns, or earlier if already due
+ * @sk: the context, locked
+ * @ns: CLOCK_MONOTONIC time
+ *
+ * The send timer serves both the pacing departure and the loss-detection
+ * deadline: it is set to the earlier of what it has and @ns.  While it is
+ * queued it holds a socket reference.
+ */
+void xtp_send_timer_at(struct sock *sk, u64 ns)
+{
+	struct hrtimer *t = &xtp_sk(sk)->send_timer;
+
+	if (hrtimer_is_queued(t)) {
+		if (ktime_to_ns(hrtimer_get_expires(t)) <= ns)
+			return;
+	} else {
+		sock_hold(sk);
+	}
+	hrtimer_start(t, ns_to_ktime(ns), HRTIMER_MODE_ABS_PINNED_SOFT);
+}
+
+/**
+ * xtp_send_timer_stop() - cancel the send timer
+ * @sk: the context, locked
+ *
+ * A callback already running finds the context released and only drops
+ * its reference.
+ */
+void xtp_send_timer_stop(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (hrtimer_try_to_cancel(&xs->send_timer) == 1)
+		__sock_put(sk);
+	if (test_and_clear_bit(XTP_TIMER_SEND, &xs->deferred))
+		__sock_put(sk);
+}
+EXPORT_SYMBOL_IF_KUNIT(xtp_send_timer_stop);
 
 /**
  * xtp_release_cb() - timer work deferred while the user owned the socket
@@ -298,26 +376,13 @@ static void xtp_ctimer_handler(struct timer_list *t)
 void xtp_release_cb(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
+	enum xtp_timer id;
 
-	if (test_and_clear_bit(XTP_DEFER_WTIMER, &xs->deferred)) {
-		xtp_wtimer_fire(sk);
-		__sock_put(sk);
-	}
-	if (test_and_clear_bit(XTP_DEFER_CTIMEOUT, &xs->deferred)) {
-		xtp_ctimeout_fire(sk);
-		__sock_put(sk);
-	}
-	if (test_and_clear_bit(XTP_DEFER_CTIMER, &xs->deferred)) {
-		xtp_ctimer_fire(sk);
-		__sock_put(sk);
-	}
-	if (test_and_clear_bit(XTP_DEFER_VALIDATE, &xs->deferred)) {
-		xtp_av_timeout(sk);
-		__sock_put(sk);
-	}
-	if (test_and_clear_bit(XTP_DEFER_PUSH, &xs->deferred)) {
-		xtp_push(sk);
-		__sock_put(sk);
+	for (id = 0; id < XTP_NTIMERS; id++) {
+		if (test_and_clear_bit(id, &xs->deferred)) {
+			xtp_timer_work[id](sk);
+			__sock_put(sk);
+		}
 	}
 	/* xtp_err(): fragmentation needed. */
 	if (test_and_clear_bit(XTP_DEFER_MTU, &xs->deferred)) {
@@ -334,37 +399,32 @@ void xtp_release_cb(struct sock *sk)
 
 void xtp_ctimeout_arm(struct sock *sk, u32 ms)
 {
-	sk_reset_timer(sk, &xtp_sk(sk)->ctimeout,
-		       jiffies + msecs_to_jiffies(ms));
+	xtp_timer_reset(sk, XTP_TIMER_CTIMEOUT, ms);
 }
 
 void xtp_timers_init(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	timer_setup(&xs->wtimer, xtp_wtimer_handler, 0);
-	timer_setup(&xs->ctimeout, xtp_ctimeout_handler, 0);
-	timer_setup(&xs->ctimer, xtp_ctimer_handler, 0);
-	timer_setup(&xs->vtimer, xtp_vtimer_handler, 0);
-	xtp_send_timer_init(sk);
+	timer_setup(&xs->timers[XTP_TIMER_W], xtp_wtimer_handler, 0);
+	timer_setup(&xs->timers[XTP_TIMER_CTIMEOUT], xtp_ctimeout_handler, 0);
+	timer_setup(&xs->timers[XTP_TIMER_CTIMER], xtp_ctimer_handler, 0);
+	timer_setup(&xs->timers[XTP_TIMER_VALIDATE], xtp_vtimer_handler, 0);
+	hrtimer_init(&xs->send_timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_ABS_PINNED_SOFT);
+	xs->send_timer.function = xtp_send_timer_fire;
 }
 
 /* Called with the socket locked, possibly from a timer's own handler. */
 void xtp_timers_stop(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
+	enum xtp_timer id;
 
-	sk_stop_timer(sk, &xs->wtimer);
-	sk_stop_timer(sk, &xs->ctimeout);
-	sk_stop_timer(sk, &xs->ctimer);
-	sk_stop_timer(sk, &xs->vtimer);
+	for (id = 0; id < XTP_TIMER_SEND; id++) {
+		xtp_timer_stop(sk, id);
+		if (test_and_clear_bit(id, &xs->deferred))
+			__sock_put(sk);
+	}
 	xtp_send_timer_stop(sk);
-	if (test_and_clear_bit(XTP_DEFER_WTIMER, &xs->deferred))
-		__sock_put(sk);
-	if (test_and_clear_bit(XTP_DEFER_CTIMEOUT, &xs->deferred))
-		__sock_put(sk);
-	if (test_and_clear_bit(XTP_DEFER_CTIMER, &xs->deferred))
-		__sock_put(sk);
-	if (test_and_clear_bit(XTP_DEFER_VALIDATE, &xs->deferred))
-		__sock_put(sk);
 }

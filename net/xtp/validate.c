@@ -58,8 +58,7 @@ void xtp_av_child(struct sock *child, const struct sk_buff *skb)
 	xs->av_hold = !READ_ONCE(xtp_net(sock_net(child))->first_data);
 	xs->av_in = ntohs(ip_hdr(skb)->tot_len);
 	xs->av_out = 0;
-	sk_reset_timer(child, &xs->vtimer,
-		       jiffies + msecs_to_jiffies(XTP_AV_MS));
+	xtp_timer_reset(child, XTP_TIMER_VALIDATE, XTP_AV_MS);
 }
 
 /**
@@ -81,7 +80,7 @@ void xtp_av_rcvd(struct sock *sk, const struct sk_buff *skb, u64 key)
 	}
 	WRITE_ONCE(xs->peer_valid, true);
 	xs->av_blocked = 0;
-	sk_stop_timer(sk, &xs->vtimer);
+	xtp_timer_stop(sk, XTP_TIMER_VALIDATE);
 	/* Held data, or the held end of it (a FIRST with WCLOSE only),
 	 * becomes readable.
 	 */
@@ -178,8 +177,7 @@ void xtp_av_timeout(struct sock *sk)
 		xs->av_probed = 1;
 		if (sk->sk_state == XTP_SS_ACTIVE && !xs->end_sent)
 			xtp_send_cntl(sk, XTP_CMD_SREQ);
-		sk_reset_timer(sk, &xs->vtimer,
-			       jiffies + msecs_to_jiffies(XTP_AV_MS));
+		xtp_timer_reset(sk, XTP_TIMER_VALIDATE, XTP_AV_MS);
 		return;
 	}
 	XTP_INC_STATS(sock_net(sk), XTP_MIB_AVEXPIRED);

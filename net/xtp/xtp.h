@@ -32,10 +32,10 @@
  * under the socket lock and nothing under them, except that the /proc
  * readers take each socket's sk_callback_lock under socks_lock.
  *
- * Timers (WTIMER, CTIMEOUT, CTIMER, the validation deadline, the send
- * hrtimer) each hold a socket reference while queued and run through
- * xtp_timer_run(); xtp_timers_stop() stops them under the lock without
- * waiting, and drops the references of work deferred to release_cb.
+ * Timers (&enum xtp_timer) each hold a socket reference while queued and
+ * run their work under the socket spinlock or defer it to release_cb;
+ * xtp_timers_stop() stops them under the lock without waiting, and drops
+ * the references of work deferred to release_cb.
  * Transmission happens under the socket lock (ip_queue_xmit()); input
  * that the transmit triggers on loopback or veth finds the lock held and
  * goes to the backlog or waits for the spinlock on another CPU.
@@ -271,18 +271,38 @@ struct xtp_skb_cb {
 
 #define XTP_SKB_CB(skb) ((struct xtp_skb_cb *)(skb)->cb)
 
-/*
- * Bits of xtp_sock.deferred: timer work, and an ICMP error refusing the
- * handshake, that found the socket owned.
+/**
+ * enum xtp_timer - a context's timers, all run by timer.c
+ * @XTP_TIMER_W: WTIMER: guards the oldest unanswered SREQ; its expiry
+ *	starts the synchronizing handshake
+ * @XTP_TIMER_CTIMEOUT: CTIMEOUT: bounds setup and the handshake; also the
+ *	ZOMBIE timer, GracefulClose's END delay and an orphan's last chance
+ * @XTP_TIMER_CTIMER: CTIMER: with SO_KEEPALIVE, a handshake after a
+ *	period in which nothing came from the peer
+ * @XTP_TIMER_VALIDATE: the deadline for the peer of a context opened by
+ *	a FIRST to prove its address (validate.c)
+ * @XTP_TIMER_SEND: the send timer, an hrtimer: the next paced departure
+ *	or loss-detection deadline, whichever is first; runs xtp_push()
+ * @XTP_NTIMERS: number of timers
+ *
+ * The ATM's replay timers belong to ATM entries, not contexts (atm.c).
+ * Each value is also the bit of &xtp_sock.deferred that hands the
+ * timer's work to xtp_release_cb() when it found the user owning the
+ * socket.  The send timer is last: the others are &xtp_sock.timers.
  */
+enum xtp_timer {
+	XTP_TIMER_W,
+	XTP_TIMER_CTIMEOUT,
+	XTP_TIMER_CTIMER,
+	XTP_TIMER_VALIDATE,
+	XTP_TIMER_SEND,
+	XTP_NTIMERS
+};
+
+/* Bits of &xtp_sock.deferred after the timers': ICMP work found owned. */
 enum {
-	XTP_DEFER_WTIMER,
-	XTP_DEFER_CTIMEOUT,
-	XTP_DEFER_CTIMER,
-	XTP_DEFER_PUSH,
-	XTP_DEFER_UNREACH,
-	XTP_DEFER_MTU,
-	XTP_DEFER_VALIDATE,
+	XTP_DEFER_UNREACH = XTP_NTIMERS,	/* the handshake refused */
+	XTP_DEFER_MTU,				/* fragmentation needed */
 };
 
 /* A context as the packets it sends name it: its peer's key and address. */
@@ -399,11 +419,11 @@ struct xtp_rtt_slot {
  * @rtx_queue: sent DATA not yet acknowledged
  * @ooo_queue: received DATA above @rcv_nxt
  * @early_queue: initiator: packets of the peer that came before its TCNTL
- * @wtimer: WTIMER
- * @ctimeout: CTIMEOUT, also the ZOMBIE and END-delay timer
- * @ctimer: CTIMER keep-alive, running with SO_KEEPALIVE
+ * @timers: WTIMER, CTIMEOUT, CTIMER and the validation deadline, by
+ *	&enum xtp_timer
  * @ctimer_seen: packets received when the CTIMER last looked
- * @deferred: &XTP_DEFER_WTIMER etc., timer work for release_cb
+ * @deferred: bits by &enum xtp_timer and %XTP_DEFER_*: work for
+ *	xtp_release_cb()
  * @cc_ops: congestion controller
  * @scc: SCC's own state, mirrored into @cwnd, @ssthresh, @cwnd_count
  * @cwnd: congestion window in bytes (SCC: BIFW, "trainsize")
@@ -418,7 +438,7 @@ struct xtp_rtt_slot {
  * @reo_mult: reordering tolerance in quarters of SRTT (1..4); grows with
  *	each retransmission found spurious
  * @sack_newest_ns: latest send time of a packet an ECNTL showed seen
- * @send_timer: pacing departures and loss-detection deadlines
+ * @send_timer: %XTP_TIMER_SEND
  * @pace_next_ns: earliest departure of the next paced packet
  * @pacing_rate: bytes per second, 0 when not pacing
  * @rttc: the RTT cache, indexed by SYNC modulo @rtt_cache_sz
@@ -433,7 +453,6 @@ struct xtp_rtt_slot {
  *	(net.xtp.first_data 0)
  * @rd_shut: shutdown(SHUT_RD) by the application
  * @rcv_trunc: SEQPACKET: the rest of a truncated record is to be dropped
- * @vtimer: validation deadline of a context opened by a FIRST
  * @av_in: bytes (IP) received from the peer before it was validated
  * @av_out: bytes (IP) sent to the peer before it was validated
  * @sndbuf_want: SO_SNDBUF before memory pressure moderated it
@@ -556,10 +575,7 @@ struct xtp_sock {
 	struct sk_buff_head rtx_queue;
 	struct sk_buff_head ooo_queue;
 	struct sk_buff_head early_queue;
-	struct timer_list wtimer;
-	struct timer_list ctimeout;
-	struct timer_list ctimer;
-	struct timer_list vtimer;
+	struct timer_list timers[XTP_TIMER_SEND];
 	u32 av_in;
 	u32 av_out;
 	u64 ctimer_seen;
@@ -673,9 +689,6 @@ void xtp_cc_start(struct sock *sk);
 u32 xtp_cc_init_window(const struct xtp_sock *xs);
 u32 xtp_cc_init_thresh(const struct xtp_sock *xs);
 u32 xtp_in_flight(const struct xtp_sock *xs);
-void xtp_send_timer_init(struct sock *sk);
-void xtp_send_timer_at(struct sock *sk, u64 ns);
-void xtp_send_timer_stop(struct sock *sk);
 bool xtp_pacing_wait(struct sock *sk);
 void xtp_pacing_sent(struct sock *sk, u32 len);
 
@@ -788,7 +801,17 @@ void xtp_keepalive(struct sock *sk, int on);
 void xtp_release_cb(struct sock *sk);
 u32 xtp_wtimer_ms(const struct xtp_sock *xs);
 
-void xtp_timer_run(struct sock *sk, int bit, void (*fire)(struct sock *sk));
+void xtp_send_timer_at(struct sock *sk, u64 ns);
+void xtp_send_timer_stop(struct sock *sk);
+void xtp_timer_reset(struct sock *sk, enum xtp_timer id, u32 ms);
+void xtp_timer_stop(struct sock *sk, enum xtp_timer id);
+
+/* Is timer @id (not %XTP_TIMER_SEND) queued? */
+static inline bool xtp_timer_pending(const struct xtp_sock *xs,
+				     enum xtp_timer id)
+{
+	return timer_pending(&xs->timers[id]);
+}
 
 /* pmtu.c */
 u32 xtp_seg_limit(const struct xtp_sock *xs);
