@@ -1095,7 +1095,8 @@ static void mtp_txn_rcv_nodata(struct mtp_ctxn *t, const struct mtp_wire_msg *m)
 	if (t->state == MTP_TS_FIRST) {
 		t->state = MTP_TS_FLOWING;
 		mtp_txn_transit_clear(t);
-		t->hiwat = (u64)t->address + mtp_wire_limit_bytes(t->init_limit);
+		t->hiwat = (u64)t->address +
+			   mtp_wire_limit_bytes(t->init_limit);
 		mtp_txn_transit_add(t, t->address, t->hiwat);
 	}
 	list_for_each_entry(r, &t->tr.ranges, node)

@@ -18,7 +18,7 @@ static int mtp_int_max_capped = INT_MAX;
 #define MTP_SYSCTL_MIN_MAX(field, min, max)			\
 	{							\
 		.procname	= #field,			\
-		.data		= PERNET_SYSCTL_FIELD(struct mtp_net, field), \
+		.data = PERNET_SYSCTL_FIELD(struct mtp_net, field), \
 		.maxlen		= sizeof(int),			\
 		.mode		= 0644,				\
 		.proc_handler	= proc_dointvec_minmax,		\

@@ -75,7 +75,9 @@ bool mtp_transit_add(struct mtp_transit *tr, u64 s, u64 e, u32 seq,
 	r = kmem_cache_alloc(tr->cache, GFP_ATOMIC);
 	if (!r)
 		return false;
-	*r = (struct mtp_range){ .start = s, .end = e, .sent = now, .seq = seq };
+	*r = (struct mtp_range){
+		.start = s, .end = e, .sent = now, .seq = seq,
+	};
 	/* New ranges are usually the highest: search from the tail. */
 	list_for_each_entry_reverse(pos, &tr->ranges, node)
 		if (pos->start < s)

@@ -64,7 +64,8 @@ static void xtp_diag_timer(struct sock *sk, struct inet_diag_msg *r)
 	struct xtp_sock *xs = xtp_sk(sk);
 	const struct timer_list *t = NULL;
 
-	if (sk->sk_state == XTP_SS_ZOMBIE && xtp_timer_pending(xs, XTP_TIMER_CTIMEOUT)) {
+	if (sk->sk_state == XTP_SS_ZOMBIE &&
+	    xtp_timer_pending(xs, XTP_TIMER_CTIMEOUT)) {
 		r->idiag_timer = 3;
 		t = &xs->timers[XTP_TIMER_CTIMEOUT];
 	} else if (xtp_timer_pending(xs, XTP_TIMER_W)) {

@@ -174,7 +174,7 @@ VISIBLE_IF_KUNIT bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 		xtp_drop(sk, skb, SKB_DROP_REASON_TCP_OLD_DATA);
 		return false;
 	}
-	if (xs->wclose_rcvd) {
+	if (xs->close.wclose_rcvd) {
 		/* Data after the end of the peer's stream. */
 		xtp_drop(sk, skb, SKB_DROP_REASON_NOT_SPECIFIED);
 		return false;
@@ -293,13 +293,13 @@ static bool xtp_is_control(u8 pformat)
 static void xtp_note_wclose(struct xtp_sock *xs,
 			    const struct xtp_wire_pkt *pkt, u64 data_seq)
 {
-	if (!(pkt->hdr.options & XTP_CMD_WCLOSE) || xs->wclose_seen)
+	if (!(pkt->hdr.options & XTP_CMD_WCLOSE) || xs->close.wclose_seen)
 		return;
-	xs->wclose_seen = 1;
+	xs->close.wclose_seen = 1;
 	if (pkt->hdr.pformat == XTP_PF_DATA || pkt->hdr.pformat == XTP_PF_FIRST)
-		xs->rcv_wclose = data_seq + pkt->data_len;
+		xs->close.rcv_wclose = data_seq + pkt->data_len;
 	else
-		xs->rcv_wclose = pkt->hdr.seq;
+		xs->close.rcv_wclose = pkt->hdr.seq;
 }
 
 /**
@@ -318,7 +318,7 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 	/* What a reader (recvmsg, poll) sees: wake it when that changes. */
 	u64 rcv_nxt = xs->rcv_nxt;
 	u8 shutdown = sk->sk_shutdown;
-	bool closes = xs->wclose_rcvd || xs->rclose_rcvd;
+	bool closes = xs->close.wclose_rcvd || xs->close.rclose_rcvd;
 
 	if (sreq)
 		xs->echo = pkt->hdr.sync;
@@ -332,9 +332,9 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 	if ((opt & XTP_CMD_DREQ) && pkt->hdr.pformat == XTP_PF_DATA &&
 	    pkt->hdr.seq + pkt->data_len > xs->rcv_dreq)
 		xs->rcv_dreq = pkt->hdr.seq + pkt->data_len;
-	if ((opt & XTP_CMD_RCLOSE) && xs->wclose_sent && !xs->rclose_rcvd &&
-	    xs->snd_una == xs->snd_nxt)
-		xs->rclose_rcvd = 1;
+	if ((opt & XTP_CMD_RCLOSE) && xs->close.wclose_sent &&
+	    !xs->close.rclose_rcvd && xs->snd_una == xs->snd_nxt)
+		xs->close.rclose_rcvd = 1;
 	xtp_note_wclose(xs, pkt, pkt->hdr.seq);
 	/* FASTNAK: the peer wants to hear of a new gap at once. */
 	if (pkt->hdr.pformat == XTP_PF_DATA) {
@@ -345,17 +345,18 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 		consume_skb(skb);
 	}
 
-	if (xs->wclose_seen && !xs->wclose_rcvd && xs->rcv_nxt >= xs->rcv_wclose) {
-		xs->wclose_rcvd = 1;
+	if (xs->close.wclose_seen && !xs->close.wclose_rcvd &&
+	    xs->rcv_nxt >= xs->close.rcv_wclose) {
+		xs->close.wclose_rcvd = 1;
 		sk->sk_shutdown |= RCV_SHUTDOWN;
 	}
 	if (opt & XTP_CMD_END) {
-		xs->end_rcvd = 1;
-		xtp_ctx_done(sk, xs->wclose_rcvd ? 0 : ECONNRESET);
+		xs->close.end_rcvd = 1;
+		xtp_ctx_done(sk, xs->close.wclose_rcvd ? 0 : ECONNRESET);
 		return;
 	}
 	if (xs->rcv_nxt != rcv_nxt || sk->sk_shutdown != shutdown ||
-	    (xs->wclose_rcvd || xs->rclose_rcvd) != closes)
+	    (xs->close.wclose_rcvd || xs->close.rclose_rcvd) != closes)
 		sk->sk_data_ready(sk);
 	xtp_push(sk);
 	/* Any control packet we send now carries the ECHO that answers. */
@@ -430,7 +431,7 @@ static void xtp_early_replay(struct sock *sk)
 			xtp_drop(sk, skb, SKB_DROP_REASON_INVALID_PROTO);
 			continue;
 		}
-		if (xs->end_sent)
+		if (xs->close.end_sent)
 			xtp_zombie_rcv(sk, skb, &pkt);
 		else
 			xtp_established_rcv(sk, skb, &pkt);
@@ -559,10 +560,10 @@ static void xtp_child_first(struct sock *child, struct sk_buff *skb,
 	xs->mib.fpk_in++;
 	/* The initiator will not receive: our outbound closes at once. */
 	if (pkt->hdr.options & XTP_CMD_RCLOSE) {
-		xs->wclose_req = 1;
-		xs->wclose_sent = 1;
-		xs->rclose_rcvd = 1;
-		xs->wclose_implied = 1;
+		xs->close.wclose_req = 1;
+		xs->close.wclose_sent = 1;
+		xs->close.rclose_rcvd = 1;
+		xs->close.wclose_implied = 1;
 	}
 	/* An initiator that combined all three phases (SDT) is answered in
 	 * kind: our WCLOSE rides on our last data, so a request and its
@@ -573,14 +574,14 @@ static void xtp_child_first(struct sock *child, struct sk_buff *skb,
 		xs->assoc_type = XTP_ASSOC_SDT;
 	xtp_note_wclose(xs, pkt, XTP_FIRST_SEGS_LEN);
 	xtp_queue_data(child, skb, pkt, XTP_FIRST_SEGS_LEN);
-	if (xs->wclose_seen && xs->rcv_nxt >= xs->rcv_wclose) {
-		xs->wclose_rcvd = 1;
+	if (xs->close.wclose_seen && xs->rcv_nxt >= xs->close.rcv_wclose) {
+		xs->close.wclose_rcvd = 1;
 		child->sk_shutdown |= RCV_SHUTDOWN;
 	}
 	/* The TCNTL answers the FIRST's WCLOSE too (SDT). */
-	if (xs->wclose_rcvd) {
-		xs->rclose_sent = 1;
-		xs->wclose_answered = 1;
+	if (xs->close.wclose_rcvd) {
+		xs->close.rclose_sent = 1;
+		xs->close.wclose_answered = 1;
 	}
 }
 
@@ -684,7 +685,7 @@ int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 	if (!xs->peer_valid)
 		xtp_av_rcvd(sk, skb, pkt.hdr.key);
 	xtp_count_in(xs, pkt.hdr.pformat);
-	if (xs->end_sent) {
+	if (xs->close.end_sent) {
 		xtp_zombie_rcv(sk, skb, &pkt);
 		return 0;
 	}

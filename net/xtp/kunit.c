@@ -594,7 +594,7 @@ static void xtp_rcvq_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_RCVBUFERRORS) - full, 1UL);
 
 	xs->rcv_wnd = XTP_DEFAULT_WINDOW;
-	xs->wclose_rcvd = 1;
+	xs->close.wclose_rcvd = 1;
 	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 150, 100));
 	KUNIT_EXPECT_EQ(test, xs->rcv_nxt, 150ULL);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&sk->sk_receive_queue), 1U);

@@ -79,11 +79,11 @@ static void xtp_fill_hdr(struct sock *sk, struct xtp_wire_pkt *pkt,
 	memset(pkt, 0, sizeof(*pkt));
 	pkt->hdr.pformat = pformat;
 	pkt->hdr.key = xs->pkey | XTP_KEY_RETURN;
-	if (xs->wclose_sent)
+	if (xs->close.wclose_sent)
 		options |= XTP_CMD_WCLOSE;
-	if (xs->rclose_sent)
+	if (xs->close.rclose_sent)
 		options |= XTP_CMD_RCLOSE;
-	if (xs->end_sent)
+	if (xs->close.end_sent)
 		options |= XTP_CMD_END;
 	if (xs->nocheck)
 		options |= XTP_CMD_NOCHECK;
@@ -239,16 +239,16 @@ int xtp_send_first(struct sock *sk)
 	if (data) {
 		xtp_first_fit(sk, data);
 		opt |= XTP_SKB_CB(data)->options;
-	} else if (xs->wclose_req) {
+	} else if (xs->close.wclose_req) {
 		/* Closed before any data: the FIRST carries the WCLOSE. */
 		opt |= XTP_CMD_WCLOSE;
 	}
 	if (opt & XTP_CMD_WCLOSE)
-		xs->wclose_sent = 1;
+		xs->close.wclose_sent = 1;
 	xs->snd_nxt = XTP_FIRST_SEGS_LEN + (data ? data->len : 0);
 	xtp_fill_hdr(sk, &pkt, XTP_PF_FIRST, opt);
 	pkt.hdr.key = xs->lkey;
-	pkt.hdr.seq = xs->rclose_sent ? 0 : xtp_advertise_alloc(sk);
+	pkt.hdr.seq = xs->close.rclose_sent ? 0 : xtp_advertise_alloc(sk);
 	pkt.addr.adomain = XTP_ADOMAIN_IP;
 	pkt.addr.aformat = XTP_AFORMAT_IPV4;
 	pkt.addr.dsthost.v4 = inet->inet_daddr;
@@ -325,7 +325,7 @@ static int xtp_send_data(struct sock *sk, struct sk_buff *data, u32 options)
 
 	options |= XTP_SKB_CB(data)->options;
 	if (options & XTP_CMD_WCLOSE)
-		xs->wclose_sent = 1;
+		xs->close.wclose_sent = 1;
 	xtp_fill_hdr(sk, &pkt, XTP_PF_DATA, options);
 	pkt.hdr.seq = XTP_SKB_CB(data)->seq;
 	pkt.data = data->data;
@@ -433,8 +433,8 @@ void xtp_push(struct sock *sk)
 	u32 n, seg, lim;
 
 	sock_owned_by_me(sk);
-	if (sk->sk_state != XTP_SS_ACTIVE || xs->released || xs->end_sent ||
-	    xs->in_handshake)
+	if (sk->sk_state != XTP_SS_ACTIVE || xs->released ||
+	    xs->close.end_sent || xs->in_handshake)
 		return;
 	if (xs->reo_pending)
 		xtp_rtx_detect(sk);
@@ -491,7 +491,7 @@ void xtp_read_done(struct sock *sk)
 	u64 old = xs->rcv_alloc, alloc;
 	bool grew;
 
-	if (sk->sk_state != XTP_SS_ACTIVE || xs->released || xs->end_sent)
+	if (sk->sk_state != XTP_SS_ACTIVE || xs->released || xs->close.end_sent)
 		return;
 	grew = xtp_tune_rcvbuf(sk);
 	if (xs->rcv_dreq && xs->rcv_nxt - xs->rcv_queued >= xs->rcv_dreq) {
@@ -499,7 +499,7 @@ void xtp_read_done(struct sock *sk)
 		xtp_send_cntl(sk, 0);
 		return;
 	}
-	if (xs->wclose_rcvd)
+	if (xs->close.wclose_rcvd)
 		return;
 	/* xtp_rcv_alloc() also sets rcv_wnd from the buffer. */
 	alloc = xtp_rcv_alloc(sk);

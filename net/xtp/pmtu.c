@@ -164,8 +164,8 @@ void xtp_mtu_reduced(struct sock *sk)
 	struct dst_entry *dst;
 	u32 old, seg;
 
-	if (xs->released ||
-	    !((1 << sk->sk_state) & (BIT(XTP_SS_FIRST_SENT) | BIT(XTP_SS_ACTIVE))))
+	if (xs->released || (sk->sk_state != XTP_SS_FIRST_SENT &&
+			     sk->sk_state != XTP_SS_ACTIVE))
 		return;
 	dst = inet_csk_update_pmtu(sk, READ_ONCE(xs->mtu_info));
 	if (!dst || inet_sk(sk)->pmtudisc == IP_PMTUDISC_DONT ||

@@ -26,7 +26,7 @@ static int xtp_init_sock(struct sock *sk)
 	struct xtp_sock *xs = xtp_sk(sk);
 
 	xs->assoc_type = XTP_ASSOC_S_D_T;
-	xs->teardown = XTP_TEARDOWN_ABBREV;
+	xs->close.method = XTP_TEARDOWN_ABBREV;
 	xs->service = XTP_SERVICE_DEFAULT;
 	xs->profile = XTP_SVC_STREAM;
 	xs->maxdata = XTP_DEFAULT_MAXDATA;
@@ -126,7 +126,7 @@ static int xtp_start_connect(struct sock *sk, const struct sockaddr_in *sin,
 	WRITE_ONCE(sk->sk_err, 0);
 	xs->rcv_wnd = READ_ONCE(sk->sk_rcvbuf) / 4;
 	if (xs->service == XTP_SERVICE_FILETRANSFER)
-		xs->rclose_sent = 1;	/* we will not receive */
+		xs->close.rclose_sent = 1;	/* we will not receive */
 	xs->write_seq = XTP_FIRST_SEGS_LEN;
 	inet_sk_set_state(sk, XTP_SS_FIRST_SENT);
 	xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
@@ -150,7 +150,8 @@ static int xtp_wait_connect(struct sock *sk, long *timeo)
 	int err = 0;
 
 	add_wait_queue(sk_sleep(sk), &wait);
-	while (sk->sk_state == XTP_SS_FIRST_SENT && !xtp_sk(sk)->first_pending) {
+	while (sk->sk_state == XTP_SS_FIRST_SENT &&
+	       !xtp_sk(sk)->first_pending) {
 		if (!*timeo) {
 			err = -EINPROGRESS;
 			break;
@@ -159,7 +160,8 @@ static int xtp_wait_connect(struct sock *sk, long *timeo)
 			err = sock_intr_errno(*timeo);
 			break;
 		}
-		sk_wait_event(sk, timeo, sk->sk_state != XTP_SS_FIRST_SENT, &wait);
+		sk_wait_event(sk, timeo, sk->sk_state != XTP_SS_FIRST_SENT,
+			      &wait);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
 	return err;
@@ -509,8 +511,9 @@ static int xtp_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 	if (err)
 		goto out;
 	err = -EPIPE;
-	if (xs->wclose_req || xs->released || xs->end_sent ||
-	    (sk->sk_state != XTP_SS_ACTIVE && sk->sk_state != XTP_SS_FIRST_SENT))
+	if (xs->close.wclose_req || xs->released || xs->close.end_sent ||
+	    (sk->sk_state != XTP_SS_ACTIVE &&
+	     sk->sk_state != XTP_SS_FIRST_SENT))
 		goto pipe;
 
 	err = xtp_queue_user(sk, msg, size, &timeo);
@@ -534,7 +537,7 @@ static int xtp_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 		if (tail && flags & MSG_XTP_DREQ)
 			XTP_SKB_CB(tail)->options |= XTP_CMD_DREQ;
 		if (flags & MSG_XTP_WCLOSE) {
-			xs->wclose_req = 1;
+			xs->close.wclose_req = 1;
 			sk->sk_shutdown |= SEND_SHUTDOWN;
 		}
 	}
@@ -557,8 +560,8 @@ static bool xtp_rcv_done(struct sock *sk)
 
 	/* Held data is still to come: its peer's end is not ours yet. */
 	if (xtp_av_held(sk))
-		return xs->released || xs->end_sent || xs->rd_shut;
-	return xs->wclose_rcvd || xs->released || xs->end_sent ||
+		return xs->released || xs->close.end_sent || xs->rd_shut;
+	return xs->close.wclose_rcvd || xs->released || xs->close.end_sent ||
 	       sk->sk_shutdown & RCV_SHUTDOWN;
 }
 
@@ -764,7 +767,7 @@ static __poll_t xtp_poll(struct file *file, struct socket *sock,
 	if (xs->released || state == XTP_SS_ZOMBIE)
 		mask |= EPOLLHUP;
 	if ((state == XTP_SS_ACTIVE || xs->first_pending) &&
-	    !xs->wclose_req) {
+	    !xs->close.wclose_req) {
 		if (sk_stream_is_writeable(sk)) {
 			mask |= EPOLLOUT | EPOLLWRNORM;
 		} else {
@@ -778,7 +781,7 @@ static __poll_t xtp_poll(struct file *file, struct socket *sock,
 			if (sk_stream_is_writeable(sk))
 				mask |= EPOLLOUT | EPOLLWRNORM;
 		}
-	} else if (xs->wclose_req || xs->released) {
+	} else if (xs->close.wclose_req || xs->released) {
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	}
 	return mask;
@@ -871,14 +874,14 @@ static void xtp_close(struct sock *sk, long timeout)
 		/* nothing left */
 	} else if (sk->sk_state == XTP_SS_CLOSED) {
 		xtp_ctx_done(sk, 0);
-	} else if (xs->rcv_queued || xs->teardown == XTP_TEARDOWN_ABORT ||
+	} else if (xs->rcv_queued || xs->close.method == XTP_TEARDOWN_ABORT ||
 		   (sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) ||
 		   sk->sk_state == XTP_SS_FIRST_SENT) {
 		/* Unread data or SO_LINGER 0: AbortClose, as TCP resets. */
 		xtp_abort(sk, 0);
-	} else if (!xs->end_sent) {
+	} else if (!xs->close.end_sent) {
 		xtp_close_outbound(sk);
-		if (!xs->released && !xs->end_sent) {
+		if (!xs->released && !xs->close.end_sent) {
 			xs->close_una = xs->snd_una;
 			xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
 		}
@@ -886,10 +889,10 @@ static void xtp_close(struct sock *sk, long timeout)
 			DEFINE_WAIT_FUNC(wait, woken_wake_function);
 
 			add_wait_queue(sk_sleep(sk), &wait);
-			while (!xs->released && !xs->end_sent && timeout &&
-			       !signal_pending(current))
+			while (!xs->released && !xs->close.end_sent &&
+			       timeout && !signal_pending(current))
 				sk_wait_event(sk, &timeout, xs->released ||
-					      xs->end_sent, &wait);
+					      xs->close.end_sent, &wait);
 			remove_wait_queue(sk_sleep(sk), &wait);
 		}
 	}
@@ -922,7 +925,7 @@ static int xtp_get_int(sockptr_t optval, unsigned int optlen, int *val)
 static void xtp_set_service(struct xtp_sock *xs, int service)
 {
 	xs->service = service;
-	xs->teardown = XTP_TEARDOWN_ABBREV;
+	xs->close.method = XTP_TEARDOWN_ABBREV;
 	xs->sreq_freq = XTP_DEFAULT_SREQFREQ;
 	xs->assoc_type = service == XTP_SERVICE_FILETRANSFER ?
 			 XTP_ASSOC_SDT : XTP_ASSOC_S_D_T;
@@ -957,7 +960,7 @@ static int xtp_setsockopt_int(struct sock *sk, int optname, int val)
 	case XTPSOCK_TEARDOWNMETHOD:
 		if (val < XTP_TEARDOWN_GRACEFUL || val > XTP_TEARDOWN_ABORT)
 			return -EINVAL;
-		xs->teardown = val;
+		xs->close.method = val;
 		return 0;
 	case XTPSOCK_MAXDATA:
 		if (val < XTP_FIRST_SEGS_LEN + 1 || val > XTP_DEFAULT_MAXDATA)
@@ -1079,7 +1082,7 @@ static int xtp_getsockopt_int(struct sock *sk, int optname, int *val)
 		*val = xtp_cc_init_window(xs);
 		break;
 	case XTPSOCK_TEARDOWNMETHOD:
-		*val = xs->teardown;
+		*val = xs->close.method;
 		break;
 	case XTPSOCK_SERVICEPROFILE:
 		*val = xs->profile;
@@ -1132,7 +1135,7 @@ static void xtp_fill_mibstat(struct sock *sk, struct xtp_mibstat *m)
 
 	*m = xs->mib;
 	m->assoc_type = xs->assoc_type;
-	m->teardown_type = xs->teardown;
+	m->teardown_type = xs->close.method;
 	m->profile_type = xs->profile;
 	m->sreq_freq = xs->sreq_freq;
 	m->trainsize = xs->cwnd;

@@ -40,7 +40,7 @@ void xtp_send_end(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	xs->end_sent = 1;
+	xs->close.end_sent = 1;
 	xtp_send_cntl(sk, 0);
 	xtp_enter_zombie(sk);
 }
@@ -56,8 +56,8 @@ void xtp_abort(struct sock *sk, int err)
 
 	if (xs->released)
 		return;
-	if (xs->pkey && sk->sk_state == XTP_SS_ACTIVE && !xs->end_sent) {
-		xs->end_sent = 1;
+	if (xs->pkey && sk->sk_state == XTP_SS_ACTIVE && !xs->close.end_sent) {
+		xs->close.end_sent = 1;
 		xtp_send_cntl(sk, 0);
 	}
 	xtp_ctx_done(sk, err);
@@ -82,9 +82,9 @@ void xtp_close_outbound(struct sock *sk)
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct sk_buff *tail;
 
-	if (xs->wclose_req)
+	if (xs->close.wclose_req)
 		return;
-	xs->wclose_req = 1;
+	xs->close.wclose_req = 1;
 	if (xs->first_pending) {
 		/* connect() deferred the FIRST and no data came: send it now. */
 		xs->first_pending = 0;
@@ -102,57 +102,29 @@ void xtp_close_outbound(struct sock *sk)
  * @sk: the context, locked
  *
  * Called after every event that can make one due: a packet, a write, a
- * shutdown or close.
+ * shutdown or close.  The steps and the methods are close.c's; each
+ * packet goes before the next step, with the bits as they are then.
  */
 void xtp_teardown_step(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
-	bool outbound_done;
+	struct xtp_close *c = &xs->close;
+	unsigned int act;
 
-	if (xs->released || xs->end_sent || sk->sk_state != XTP_SS_ACTIVE)
+	if (xs->released || c->end_sent || sk->sk_state != XTP_SS_ACTIVE)
 		return;
-
 	/* Our WCLOSE, if it could not ride on data. */
-	if (xs->wclose_req && !xs->wclose_sent &&
-	    skb_queue_empty(&sk->sk_write_queue) &&
-	    (!xtp_separate_teardown(xs) || xs->snd_una == xs->snd_nxt)) {
-		xs->wclose_sent = 1;
+	if (xtp_close_wclose_due(c, xtp_separate_teardown(xs),
+				 skb_queue_empty(&sk->sk_write_queue),
+				 xs->snd_una == xs->snd_nxt))
 		xtp_send_cntl(sk, XTP_CMD_SREQ);
-	}
-
-	outbound_done = xs->wclose_sent && xs->rclose_rcvd;
-
-	/* Answer the peer's WCLOSE. */
-	if (xs->wclose_rcvd && !xs->wclose_answered) {
-		/* A FILETRANSFER initiator declared RCLOSE on its FIRST. */
-		bool declared = xs->rclose_sent;
-
-		xs->wclose_answered = 1;
-		xs->rclose_sent = 1;
-		if (outbound_done && xs->teardown == XTP_TEARDOWN_ABBREV &&
-		    !xs->wclose_implied) {
-			xtp_send_end(sk);
-			return;
-		}
-		if (!declared)
-			xtp_send_cntl(sk, 0);
-		if (outbound_done && xs->teardown == XTP_TEARDOWN_GRACEFUL) {
-			xtp_send_end(sk);
-			return;
-		}
-	}
-
-	if (!outbound_done || xs->wclose_implied)
-		return;
-	if (xs->teardown == XTP_TEARDOWN_FORCED ||
-	    (xs->teardown == XTP_TEARDOWN_ABBREV && xs->rclose_sent)) {
+	act = xtp_close_answer(c);
+	if (act & XTP_CLOSE_CNTL)
+		xtp_send_cntl(sk, 0);
+	if (!(act & XTP_CLOSE_END))
+		act = xtp_close_finish(c);
+	if (act & XTP_CLOSE_END)
 		xtp_send_end(sk);
-	} else if (xs->rclose_sent && !xs->end_delay) {
-		/*
-		 * GracefulClose, both streams closed, ours last: the peer's
-		 * END, right behind its RCLOSE, should be on its way.
-		 */
-		xs->end_delay = 1;
+	else if (act & XTP_CLOSE_END_LATER)
 		xtp_ctimeout_arm(sk, xtp_wtimer_ms(xs));
-	}
 }

@@ -73,7 +73,8 @@ static void xtp_handshake_done(struct sock *sk)
 	u32 lost;
 
 	xs->in_handshake = 0;
-	if (!xs->end_delay && !xs->end_sent && !sock_flag(sk, SOCK_DEAD))
+	if (!xs->close.end_delay && !xs->close.end_sent &&
+	    !sock_flag(sk, SOCK_DEAD))
 		xtp_timer_stop(sk, XTP_TIMER_CTIMEOUT);
 	xtp_mtu_handshake_end(sk);
 	lost = xtp_rtx_all_lost(sk);
@@ -95,8 +96,9 @@ void xtp_wtimer_guard_data(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (xtp_timer_pending(xs, XTP_TIMER_W) || sk->sk_state != XTP_SS_ACTIVE ||
-	    xs->end_sent || xs->released || xs->in_handshake)
+	if (xtp_timer_pending(xs, XTP_TIMER_W) ||
+	    sk->sk_state != XTP_SS_ACTIVE || xs->close.end_sent ||
+	    xs->released || xs->in_handshake)
 		return;
 	if (xs->snd_una != xs->snd_nxt ||
 	    !skb_queue_empty(&sk->sk_write_queue))
@@ -160,7 +162,7 @@ static void xtp_wtimer_fire(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (xs->released || xs->end_sent)
+	if (xs->released || xs->close.end_sent)
 		return;
 	if (++xs->wtimer_retries > XTP_HANDSHAKE_RETRIES) {
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_HANDSHAKEFAILS);
@@ -181,11 +183,11 @@ static void xtp_ctimeout_fire(struct sock *sk)
 
 	if (xs->released)
 		return;
-	if (xs->end_sent) {
+	if (xs->close.end_sent) {
 		/* ZOMBIE is over. */
 		xtp_ctx_done(sk, 0);
-	} else if (xs->end_delay) {
-		xs->end_delay = 0;
+	} else if (xs->close.end_delay) {
+		xs->close.end_delay = 0;
 		xtp_send_end(sk);
 	} else if (sock_flag(sk, SOCK_DEAD) &&
 		   sk->sk_state == XTP_SS_ACTIVE &&
@@ -219,8 +221,8 @@ static void xtp_ctimer_fire(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (xs->released || xs->end_sent || sk->sk_state != XTP_SS_ACTIVE ||
-	    !sock_flag(sk, SOCK_KEEPOPEN))
+	if (xs->released || xs->close.end_sent ||
+	    sk->sk_state != XTP_SS_ACTIVE || !sock_flag(sk, SOCK_KEEPOPEN))
 		return;
 	if (xtp_pkts_in(xs) == xs->ctimer_seen && !xs->in_handshake &&
 	    !xtp_timer_pending(xs, XTP_TIMER_W))

@@ -175,7 +175,7 @@ void xtp_av_timeout(struct sock *sk)
 	/* An orphan's application is done with it: no second chance. */
 	if (!xs->av_probed && !sock_flag(sk, SOCK_DEAD)) {
 		xs->av_probed = 1;
-		if (sk->sk_state == XTP_SS_ACTIVE && !xs->end_sent)
+		if (sk->sk_state == XTP_SS_ACTIVE && !xs->close.end_sent)
 			xtp_send_cntl(sk, XTP_CMD_SREQ);
 		xtp_timer_reset(sk, XTP_TIMER_VALIDATE, XTP_AV_MS);
 		return;

@@ -178,7 +178,8 @@ void xtp_wire_csum_set(void *buf, size_t len)
 {
 	if (len < XTP_WIRE_HDR_LEN)
 		return;
-	put_unaligned_be16(xtp_wire_csum(buf, len), (u8 *)buf + XTP_WIRE_OFF_CHECK);
+	put_unaligned_be16(xtp_wire_csum(buf, len),
+			   (u8 *)buf + XTP_WIRE_OFF_CHECK);
 }
 
 /* Decode the rseq/alloc/echo prefix every control segment starts with. */
@@ -646,7 +647,8 @@ int xtp_wire_encode_hdr(const struct xtp_wire_pkt *pkt, void *buf,
 
 	put_unaligned_be64(h->key, p + XTP_WIRE_OFF_KEY);
 	put_unaligned_be32(h->options | (u32)h->rsvd << 8 |
-		  XTP_WIRE_VERSION << XTP_CMD_VER_SHIFT | h->pformat, p + XTP_WIRE_OFF_CMD);
+			   XTP_WIRE_VERSION << XTP_CMD_VER_SHIFT | h->pformat,
+			   p + XTP_WIRE_OFF_CMD);
 	put_unaligned_be32(total - XTP_WIRE_HDR_LEN, p + XTP_WIRE_OFF_DLEN);
 	put_unaligned_be16(0, p + XTP_WIRE_OFF_CHECK);
 	put_unaligned_be16(h->sort, p + XTP_WIRE_OFF_SORT);

@@ -54,6 +54,7 @@
 #include <net/tcp_states.h>
 #include <uapi/linux/xtp.h>
 
+#include "close.h"
 #include "compat.h"
 #include "drs.h"
 #include "scc.h"
@@ -338,7 +339,6 @@ struct xtp_rtt_slot {
  * @peer_id: @pkey and the peer's address, while @peer_hashed
  * @peer_node: entry in &xtp_net.peers, which ICMP errors are matched in
  * @assoc_type: &enum xtp_assoc_type
- * @teardown: &enum xtp_teardown
  * @service: &enum xtp_tts
  * @profile: traffic segment service type sent in FIRST and TCNTL
  * @nocheck: send with NOCHECK (header-only checksum)
@@ -368,30 +368,14 @@ struct xtp_rtt_slot {
  * @init_trainsize: SCC initial window (bytes)
  * @first_pending: connect() deferred: the FIRST goes with the first data
  * @first_sent: the FIRST is out (initiator)
- * @wclose_req: the application closed its outbound stream
- * @wclose_sent: WCLOSE is out: our outbound stream is closed
- * @rclose_rcvd: the peer answered our WCLOSE: outbound fully closed
- * @wclose_rcvd: the peer closed its outbound stream: inbound EOF
- * @rclose_sent: our packets carry RCLOSE: we will receive no more (set
- *	when we answer the peer's WCLOSE, or from the start for a
- *	FILETRANSFER initiator)
- * @end_sent: we sent END (ZOMBIE)
- * @end_rcvd: the peer sent END
+ * @close: the close sequence and the teardown method (teardown.c)
  * @released: the context left the protocol (no more packets, timers)
- * @wclose_seen: the peer's WCLOSE arrived; its stream ends at
- *	@rcv_wclose (@wclose_rcvd once all of it is here)
  * @ctl_sent: a CNTL or ECNTL left since the input path cleared it (an
  *	SREQ is then answered)
  * @fc_blocked: the sender waits for ALLOC or the congestion window
  *	(counted once per wait)
- * @end_delay: GracefulClose: END is due when @ctimeout fires
- * @wclose_answered: the teardown step sent its answer to the peer's
- *	WCLOSE (it runs once); @rclose_sent says only that our packets
- *	carry RCLOSE, which a FILETRANSFER initiator says from the start
  * @last_edge: EDGE bit of the peer's last packet; a change asks for a
  *	control packet
- * @wclose_implied: our outbound closed because the peer's FIRST said it
- *	will not receive (FILETRANSFER); it does not make us the closer
  * @snd_una: lowest sequence number not acknowledged (peer's RSEQ)
  * @close_una: @snd_una when the closed context's CTIMEOUT was last armed:
  *	an orphan that still makes progress is not given up
@@ -408,7 +392,6 @@ struct xtp_rtt_slot {
  * @rcv_nxt: next in-order sequence number expected (our RSEQ)
  * @rcv_high: end of the highest data received
  * @rcv_queued: bytes in the receive queue not yet read
- * @rcv_wclose: end of the peer's stream, valid with @wclose_seen
  * @rcv_dreq: DREQ: confirm once the application has read up to here
  * @rcv_alloc: ALLOC last advertised
  * @rcv_wnd: receive window (bytes beyond RSEQ we advertise at most)
@@ -474,7 +457,6 @@ struct xtp_sock {
 	struct rhash_head peer_node;
 
 	u8 assoc_type;
-	u8 teardown;
 	u8 service;
 	u8 profile;
 	u8 nocheck:1,
@@ -502,22 +484,12 @@ struct xtp_sock {
 	u8 cc_id;
 	u8 fastnak:1;
 
+	struct xtp_close close;
 	u32 first_pending:1,
 	    first_sent:1,
-	    wclose_req:1,
-	    wclose_sent:1,
-	    rclose_rcvd:1,
-	    wclose_rcvd:1,
-	    rclose_sent:1,
-	    end_sent:1,
-	    end_rcvd:1,
 	    released:1,
 	    in_handshake:1,
-	    wclose_seen:1,
 	    fc_blocked:1,
-	    end_delay:1,
-	    wclose_answered:1,
-	    wclose_implied:1,
 	    last_edge:1,
 	    snd_edge:1,
 	    in_recovery:1,
@@ -548,7 +520,6 @@ struct xtp_sock {
 	u64 rcv_nxt;
 	u64 rcv_high;
 	u32 rcv_queued;
-	u64 rcv_wclose;
 	u64 rcv_dreq;
 	u64 rcv_alloc;
 	u32 rcv_wnd;
