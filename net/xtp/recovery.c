@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * XTP: selective retransmission from ECNTL spans.
+ * XTP: selective retransmission from ECNTL spans (their rules: sack.c).
  *
  * The receiver keeps what arrives above RSEQ and, whenever it answers
  * while a gap is open, sends an ECNTL listing the spans it holds.  The
@@ -15,13 +15,6 @@
 
 #include "xtp.h"
 #include <trace/events/xtp.h>
-
-/*
- * Least reordering tolerated: packets sent from different CPUs travel
- * through different per-CPU backlogs even on one veth pair, and timer
- * slack is of that order.
- */
-#define XTP_REO_MIN_NS		(2 * NSEC_PER_MSEC)
 
 /* Spans read from one ECNTL at most; more are ignored. */
 #define XTP_ECNTL_READ_SPANS	64
@@ -75,19 +68,6 @@ static void xtp_mark_lost(struct sock *sk, struct sk_buff *skb)
 	xs->lost_out += skb->len;
 }
 
-static bool xtp_span_covers(const struct xtp_wire_pkt *pkt, u32 nspan,
-			    u64 seq, u64 end)
-{
-	u64 left, right;
-	u32 i;
-
-	for (i = 0; i < nspan; i++)
-		if (!xtp_wire_span(pkt, i, &left, &right) &&
-		    left <= seq && end <= right)
-			return true;
-	return false;
-}
-
 /**
  * xtp_rtx_detect() - call lost what should have arrived by now
  * @sk: the context, locked
@@ -111,20 +91,23 @@ void xtp_rtx_detect(struct sock *sk)
 	u32 lost = 0;
 
 	xs->reo_pending = 0;
-	reo = max_t(u64, (u64)xs->srtt_us * NSEC_PER_USEC / 4 * xs->reo_mult,
-		    XTP_REO_MIN_NS);
-	rtt = ((u64)xs->srtt_us + 4 * xs->rttvar_us) * NSEC_PER_USEC;
+	xtp_sack_windows(xs->srtt_us, xs->rttvar_us, xs->reo_mult, &reo, &rtt);
 	now = ktime_get_ns();
 	skb_queue_walk(&xs->rtx_queue, skb) {
 		cb = XTP_SKB_CB(skb);
-		if (cb->sacked || cb->lost || cb->xmit_ns >= xs->sack_newest_ns)
+		if (cb->sacked || cb->lost)
 			continue;
-		due = cb->xmit_ns + rtt + reo;
-		if (cb->xmit_ns + reo <= xs->sack_newest_ns || due <= now) {
+		switch (xtp_sack_judge(cb->xmit_ns, xs->sack_newest_ns, reo,
+				       rtt, now, &due)) {
+		case XTP_SACK_LOST:
 			xtp_mark_lost(sk, skb);
 			lost++;
-		} else {
+			break;
+		case XTP_SACK_WAIT:
 			next = min(next, due);
+			break;
+		case XTP_SACK_UNKNOWN:
+			break;
 		}
 	}
 	if (next != U64_MAX) {
@@ -158,7 +141,7 @@ void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt)
 	skb_queue_walk(&xs->rtx_queue, skb) {
 		cb = XTP_SKB_CB(skb);
 		if (cb->sacked ||
-		    !xtp_span_covers(pkt, nspan, cb->seq, cb->seq + skb->len))
+		    !xtp_sack_covers(pkt, nspan, cb->seq, cb->seq + skb->len))
 			continue;
 		xtp_rtx_check_spurious(sk, skb);
 		cb->sacked = 1;
@@ -209,19 +192,9 @@ u32 xtp_rcv_spans(const struct xtp_sock *xs, struct xtp_wire_span *spans,
 	struct sk_buff *skb;
 	u32 n = 0;
 
-	skb_queue_walk(&xs->ooo_queue, skb) {
-		u64 seq = XTP_SKB_CB(skb)->seq, end = seq + skb->len;
-
-		if (n && seq <= spans[n - 1].right) {
-			spans[n - 1].right = max(spans[n - 1].right, end);
-			continue;
-		}
-		if (n == max)
-			break;
-		spans[n].left = seq;
-		spans[n].right = end;
-		n++;
-	}
+	skb_queue_walk(&xs->ooo_queue, skb)
+		n = xtp_sack_add(spans, n, max, XTP_SKB_CB(skb)->seq,
+				 XTP_SKB_CB(skb)->seq + skb->len);
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_rcv_spans);

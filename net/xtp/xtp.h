@@ -57,6 +57,7 @@
 #include "close.h"
 #include "compat.h"
 #include "drs.h"
+#include "sack.h"
 #include "scc.h"
 #include "wire.h"
 

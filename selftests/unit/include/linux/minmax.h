@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* User-space stand-in for the kernel's <linux/minmax.h>: min() and max(). */
+/*
+ * User-space stand-in for the kernel's <linux/minmax.h>: min(), max(),
+ * min_t() and max_t().
+ */
 #ifndef _XTP_SELFTEST_MINMAX_H
 #define _XTP_SELFTEST_MINMAX_H
 
 #define min(a, b)	((a) < (b) ? (a) : (b))
 #define max(a, b)	((a) > (b) ? (a) : (b))
+#define min_t(t, a, b)	min((t)(a), (t)(b))
+#define max_t(t, a, b)	max((t)(a), (t)(b))
 
 #endif /* _XTP_SELFTEST_MINMAX_H */
