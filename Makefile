@@ -37,16 +37,16 @@ help:
 	@echo "make iproute2     ss with --xtp and --mtp, nstat (build/iproute2/)"
 
 deps:
-	@$(TOP)/tools/deps.sh
+	@$(TOP)/scripts/deps.sh
 
 $(KSRC)/.done:
-	@$(TOP)/tools/ksrc.sh
+	@$(TOP)/scripts/ksrc.sh
 
 modules: deps
-	$(TOP)/tools/build-modules.sh $(KVER)
+	$(TOP)/scripts/build-modules.sh $(KVER)
 
 modules-6.1: deps
-	$(TOP)/tools/build-modules.sh $(KVER61)
+	$(TOP)/scripts/build-modules.sh $(KVER61)
 
 selftests: $(KSRC)/.done
 	$(MAKE) -C selftests/net
@@ -55,18 +55,18 @@ unit: deps $(KSRC)/.done
 	$(MAKE) -C selftests/unit check
 
 vmtest: modules selftests
-	$(TOP)/tools/vm/selftests.sh $(KVER) $(MODDIR) build/selftests/net \
+	$(TOP)/scripts/vm/selftests.sh $(KVER) $(MODDIR) build/selftests/net \
 		build/vmtest.ktap $(TESTS)
-	@$(TOP)/tools/ktap-summary.sh build/vmtest.ktap
+	@$(TOP)/scripts/ktap-summary.sh build/vmtest.ktap
 
 # The command travels in a file, so it may contain any quoting.
 export CMD
 vm: modules selftests
 	@test -n "$$CMD" || { echo 'usage: make vm CMD="command"'; exit 2; }
 	@mkdir -p build/vm/cmd && printf '%s\n' "$$CMD" >build/vm/cmd/cmd.sh
-	@$(TOP)/tools/vm/stage-modules.sh $(KVER) $(MODDIR) build/vm/cmd/stage
-	@$(TOP)/tools/vm/run.sh -k $(KVER) -o build/vm/cmd -- \
-		$(TOP)/tools/vm/guest-run.sh build/vm/cmd/stage build/vm/cmd/cmd.sh; \
+	@$(TOP)/scripts/vm/stage-modules.sh $(KVER) $(MODDIR) build/vm/cmd/stage
+	@$(TOP)/scripts/vm/run.sh -k $(KVER) -o build/vm/cmd -- \
+		$(TOP)/scripts/vm/guest-run.sh build/vm/cmd/stage build/vm/cmd/cmd.sh; \
 	rc=$$?; cat build/vm/cmd/cmd.out; exit $$rc
 
 # The compat headers (include/net/kcompat.h and each module's compat.h)
@@ -80,29 +80,29 @@ checkpatch: $(KSRC)/.done
 		-f $(filter %compat.h,$(CHECKPATCH_FILES))
 
 check:
-	@$(TOP)/tools/check.sh
+	@$(TOP)/scripts/check.sh
 
 # The debug-kernel tier alone, with every selftest (make check runs its
 # CI subset); the kernel build is cached in ~/.cache/xtp.
 check-debug:
-	@$(TOP)/tools/debug-kernel/check.sh
+	@$(TOP)/scripts/debug-kernel/check.sh
 
 debug-kernel:
-	@$(TOP)/tools/debug-kernel/build.sh
+	@$(TOP)/scripts/debug-kernel/build.sh
 
 demo:
-	@$(TOP)/tools/demo.sh
+	@$(TOP)/scripts/demo.sh
 
 bench:
-	@$(TOP)/tools/bench/bench.sh full
+	@$(TOP)/scripts/bench/bench.sh full
 
 bench-quick:
-	@$(TOP)/tools/bench/bench.sh quick
+	@$(TOP)/scripts/bench/bench.sh quick
 
 PREFIX	?= /usr/local
 BINS	:= xtpsend xtprecv xft fingerx ftpx withxtp withxtp-check mtping mtpget \
 	   xtpperf
-SBINS	:= xftd fingerd ftpdx inetdx mtpd
+SBINS	:= xftd fingerdx ftpdx inetdx mtpd
 
 # The modules (autoloaded by socket() after depmod), the programs, the
 # withxtp preload library (found by withxtp in ../lib/withxtp) and the man

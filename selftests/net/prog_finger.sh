@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# fingerx -> inetdx -> fingerd: RFC 1288 over XTP.  The query travels in
+# fingerx -> inetdx -> fingerdx: RFC 1288 over XTP.  The query travels in
 # the FIRST with WCLOSE, so it takes fewer packets than the same query
 # over TCP (both counted from captures).  inetdx serves the xtp and tcp
 # lines of one configuration file and rereads it on SIGHUP.
@@ -15,8 +15,8 @@ prog_setup 9
 
 cat >"$OUT/inetdx.conf" <<CONF
 # finger over XTP and over TCP, same server
-finger  stream  xtp  nowait  root  $B/fingerd  fingerd
-finger  stream  tcp  nowait  root  $B/fingerd  fingerd
+finger  stream  xtp  nowait  root  $B/fingerdx  fingerdx
+finger  stream  tcp  nowait  root  $B/fingerdx  fingerdx
 CONF
 ip netns exec "$NS_S" "$B/inetdx" -d -l "$OUT/inetdx.conf" \
 	2>"$OUT/inetdx.log" &
@@ -80,7 +80,7 @@ ktap_check "forwarding (user@host@host) is refused" \
 	'grep -q "forwarding service denied" "$OUT/fwd.txt"'
 
 # SIGHUP: a new line is served, the unchanged ones keep their sockets.
-echo "7979 stream xtp nowait root $B/fingerd fingerd -p" >>"$OUT/inetdx.conf"
+echo "7979 stream xtp nowait root $B/fingerdx fingerdx -p" >>"$OUT/inetdx.conf"
 kill -HUP "$INETD"
 wait_for 30 grep -q "ready: 3 services" "$OUT/inetdx.log"
 ip netns exec "$NS_C" "$B/fingerx" -p 7979 root@198.18.0.2 \

@@ -25,6 +25,8 @@
 
 #include <linux/xtp.h>
 
+#include "toolutil.h"
+
 static int tcp, verbose, tmo = 60;
 static const char *port = "79";
 
@@ -81,8 +83,7 @@ static int query(const char *arg)
 	fd = tcp ? socket(AF_INET, SOCK_STREAM, IPPROTO_TCP) :
 		   socket(AF_INET, SOCK_XTP, IPPROTO_XTP);
 	if (fd < 0) {
-		perror("fingerx: socket");
-		return 1;
+		return fail("socket");
 	}
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
@@ -90,23 +91,20 @@ static int query(const char *arg)
 	if (tcp) {
 		if (connect(fd, ai->ai_addr, ai->ai_addrlen) ||
 		    send(fd, req, len, MSG_NOSIGNAL) != len) {
-			perror("fingerx: connect");
-			rc = 1;
+			rc = fail("connect");
 			goto out;
 		}
 		shutdown(fd, SHUT_WR);
 	} else if (sendto(fd, req, len, MSG_XTP_WCLOSE | MSG_NOSIGNAL,
 			  ai->ai_addr, ai->ai_addrlen) != len) {
-		perror("fingerx: sendto");
-		rc = 1;
+		rc = fail("sendto");
 		goto out;
 	}
 	for (;;) {
 		ssize_t n = recv(fd, buf, sizeof(buf), 0);
 
 		if (n < 0) {
-			perror("fingerx: recv");
-			rc = 1;
+			rc = fail("recv");
 			break;
 		}
 		if (!n)

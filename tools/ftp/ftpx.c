@@ -29,14 +29,10 @@
 
 #include <linux/xtp.h>
 
+#include "toolutil.h"
+
 static int ctl = -1, proto = IPPROTO_XTP, passive_mode = 1, use_pasv;
 static FILE *ctl_in;
-
-static void die(const char *what)
-{
-	fprintf(stderr, "ftpx: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
 
 /* Read one (possibly multi-line) reply; returns its code. */
 static int get_reply(char *last, size_t size)
@@ -123,7 +119,7 @@ static int data_cmd(const char *cmd)
 		sin.sin_port = htons(port);
 		fd = new_socket();
 		if (connect(fd, (struct sockaddr *)&sin, sizeof(sin))) {
-			perror("ftpx: data connect");
+			fail("data connect");
 			close(fd);
 			return -1;
 		}
@@ -161,16 +157,8 @@ static int data_cmd(const char *cmd)
 	}
 	close(ls);
 	if (fd < 0)
-		perror("ftpx: data accept");
+		fail("data accept");
 	return fd;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* Copy @in to @out until EOF; bytes moved or -1. */
@@ -299,7 +287,7 @@ int main(int argc, char **argv)
 				     0644);
 
 			if (f < 0) {
-				perror(a2 ? a2 : a1);
+				fail(a2 ? a2 : a1);
 				continue;
 			}
 			snprintf(c2, sizeof(c2), "RETR %s", a1);
@@ -311,7 +299,7 @@ int main(int argc, char **argv)
 			int f = open(a1, O_RDONLY);
 
 			if (f < 0) {
-				perror(a1);
+				fail(a1);
 				continue;
 			}
 			snprintf(c2, sizeof(c2), "STOR %s",

@@ -5,7 +5,7 @@
  *
  *   [ADDR:]SERVICE  SOCKTYPE  PROTO  wait|nowait[.MAX]  USER[:GROUP]  PATH [ARGS...]
  *
- *   finger          stream    xtp    nowait             nobody        /usr/sbin/fingerd fingerd
+ *   finger          stream    xtp    nowait             nobody        /usr/local/sbin/fingerdx fingerdx
  *
  * SERVICE is a name from /etc/services (XTP looks up the TCP port) or a
  * number; SOCKTYPE is stream, seqpacket or dgram; PROTO is tcp, udp or
@@ -37,6 +37,8 @@
 #include <unistd.h>
 
 #include <linux/xtp.h>
+
+#include "toolutil.h"
 
 #define MAXARGS 20
 #define MAXSVC 64
@@ -401,8 +403,7 @@ int main(int argc, char **argv)
 	if (!use_stderr) {
 		openlog("inetdx", LOG_PID, LOG_DAEMON);
 		if (daemon(0, 0)) {
-			perror("inetdx: daemon");
-			return 1;
+			return fail("daemon");
 		}
 	}
 	signal(SIGPIPE, SIG_IGN);

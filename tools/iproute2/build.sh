@@ -23,7 +23,7 @@ jobs=${JOBS:-2}
 
 log() { echo "iproute2: $*" >&2; }
 
-"$top/tools/debian-source.sh" iproute2 "$want" "$base/src"
+"$top/scripts/debian-source.sh" iproute2 "$want" "$base/src"
 
 stamp=$(cat "$here"/patches/*.patch "$top/include/uapi/linux/xtp.h" |
 	sha256sum | cut -c1-16)

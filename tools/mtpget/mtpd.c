@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "toolutil.h"
 #include "mtpapi.h"
 
 #define SLOTS	64
@@ -89,11 +90,10 @@ int main(int argc, char **argv)
 	dir = open(argv[optind], O_RDONLY | O_DIRECTORY);
 	buf = malloc(chunk);
 	fd = socket(AF_INET, SOCK_MTP, 0);
-	if (dir < 0 || !buf || fd < 0 ||
-	    bind(fd, (struct sockaddr *)&me, sizeof(me))) {
-		perror("mtpd");
-		return 1;
-	}
+	if (dir < 0)
+		die(argv[optind]);
+	if (!buf || fd < 0 || bind(fd, (struct sockaddr *)&me, sizeof(me)))
+		die("socket");
 	if (limit)
 		setsockopt(fd, SOL_MTP, MTP_SERVER_LIMIT, &limit,
 			   sizeof(limit));
@@ -109,8 +109,7 @@ int main(int argc, char **argv)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			perror("mtpd: recvmsg");
-			return 1;
+			return fail("recvmsg");
 		}
 		req[n] = 0;
 		a.reqid = ri.reqid;
@@ -161,7 +160,7 @@ int main(int argc, char **argv)
 			       "", a.error ? "error" : "ok");
 		if (mtp_sendcm(fd, &from, MTP_RESPOND, &a, sizeof(a), buf,
 			       got) < 0 && errno != ENOENT)
-			perror("mtpd: sendmsg");
+			fail("sendmsg");
 	}
 usage:
 	fprintf(stderr, "usage: mtpd [-p port] [-c chunk] [-l limit] [-q] dir\n");

@@ -21,17 +21,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "toolutil.h"
 #include "mtpapi.h"
 
 #define BUFSZ	(1 << 20)
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Where @file goes: stdout, @out itself, or @out/<file's last name>. */
 static int open_out(const char *out, const char *file, int many)
@@ -48,7 +41,7 @@ static int open_out(const char *out, const char *file, int many)
 	}
 	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
-		perror(out);
+		fail(out);
 	return fd;
 }
 
@@ -64,20 +57,17 @@ static int fetch(int fd, const struct sockaddr_in *to, struct mtp_request *r,
 	t0 = now();
 	if (mtp_sendcm(fd, to, MTP_REQUEST, r, sizeof(*r), file,
 		       strlen(file)) < 0) {
-		perror("mtpget: sendmsg");
-		return 1;
+		return fail("sendmsg");
 	}
 	while (!(flags & MSG_EOR)) {
 		ssize_t n = mtp_recvinfo(fd, buf, BUFSZ, &info, NULL, &flags,
 					 0);
 
 		if (n < 0) {
-			perror("mtpget: recvmsg");
-			return 1;
+			return fail("recvmsg");
 		}
 		if (n && pwrite(ofd, buf, n, info.address) != n) {
-			perror("mtpget: write");
-			return 1;
+			return fail("write");
 		}
 		total += n;
 	}
@@ -133,10 +123,8 @@ int main(int argc, char **argv)
 	freeaddrinfo(ai);
 	buf = malloc(BUFSZ);
 	fd = socket(AF_INET, SOCK_MTP, 0);
-	if (fd < 0 || !buf) {
-		perror("mtpget");
-		return 1;
-	}
+	if (fd < 0 || !buf)
+		die("socket");
 	/* A bigger receive buffer allows a bigger window. */
 	if (rcvbuf && setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
 				 sizeof(rcvbuf)))

@@ -18,6 +18,7 @@
 
 #include <linux/mtp.h>
 
+#include "toolutil.h"
 #include "mtpapi.h"
 
 static const char idstr[] = "mtping - Linux MTP";
@@ -61,8 +62,7 @@ static int server(unsigned short port)
 	fd = socket(AF_INET, SOCK_MTP, 0);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&me, sizeof(me)) ||
 	    setsockopt(fd, SOL_MTP, MTP_KERNEL_PING, &off, sizeof(off))) {
-		perror("mtping: server");
-		return 1;
+		return fail("server");
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (;;) {
@@ -75,8 +75,7 @@ static int server(unsigned short port)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			perror("mtping: recvmsg");
-			return 1;
+			return fail("recvmsg");
 		}
 		ip = (unsigned char *)&from.sin_addr;
 		printf("Received Message %.8x from %u.%u.%u.%u.%u\n", ri.reqid,
@@ -112,7 +111,7 @@ static int server(unsigned short port)
 		}
 		if (mtp_sendcm(fd, &from, MTP_RESPOND, &a, sizeof(a), data,
 			    len) < 0 && debug)
-			perror("mtping: respond");
+			fail("respond");
 	}
 }
 
@@ -138,18 +137,15 @@ static int client(const char *host, unsigned short port)
 	freeaddrinfo(ai);
 	fd = socket(AF_INET, SOCK_MTP, 0);
 	if (fd < 0) {
-		perror("mtping: socket");
-		return 1;
+		return fail("socket");
 	}
 	printf("Sending ACT_IDSTR to %s\n", host);
 	if (mtp_sendcm(fd, &to, MTP_REQUEST, &r, sizeof(r), NULL, 0) < 0) {
-		perror("mtping: sendmsg");
-		return 1;
+		return fail("sendmsg");
 	}
 	n = mtp_recvinfo(fd, buf, sizeof(buf) - 1, &info, &from, NULL, 0);
 	if (n < 0) {
-		perror("mtping: recvmsg");
-		return 1;
+		return fail("recvmsg");
 	}
 	if (info.error) {
 		printf("Ping failed: %s\n", mtp_error_text(info.error,

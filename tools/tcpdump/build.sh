@@ -24,7 +24,7 @@ jobs=${JOBS:-2}
 log() { echo "tcpdump: $*" >&2; }
 
 # 1. Source: Debian's package, unpacked with Debian's patches applied.
-"$top/tools/debian-source.sh" tcpdump "$want" "$base/src"
+"$top/scripts/debian-source.sh" tcpdump "$want" "$base/src"
 src=$base/src/tcpdump-$want
 
 # 2. Our printers and the edits that call them.

@@ -24,6 +24,7 @@
 
 #include <linux/xtp.h>
 
+#include "toolutil.h"
 #include "wire.h"
 
 static void usage(void)
@@ -138,13 +139,11 @@ send:
 	fd = socket(AF_INET, SOCK_RAW, IPPROTO_XTP);
 	if (fd >= 0 && from.sin_addr.s_addr &&
 	    bind(fd, (struct sockaddr *)&from, sizeof(from))) {
-		fprintf(stderr, "xtpinject: bind: %s\n", strerror(errno));
-		return 1;
+		return fail("bind");
 	}
 	if (fd < 0 || sendto(fd, buf, n, 0, (struct sockaddr *)&dst,
 			     sizeof(dst)) != n) {
-		fprintf(stderr, "xtpinject: %s\n", strerror(errno));
-		return 1;
+		return fail(fd < 0 ? "socket" : "sendto");
 	}
 	printf("sent %s, %d bytes, key %llu to %s\n", type, n, key,
 	       argv[optind]);

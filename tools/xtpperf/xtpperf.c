@@ -291,10 +291,8 @@ static void report(const struct xp_opts *o, struct xp_client *cl,
 			first_errno = cl[k].first_errno;
 	}
 	all = calloc(done ? done : 1, sizeof(*all));
-	if (!all) {
-		perror("xtpperf");
-		exit(1);
-	}
+	if (!all)
+		die("calloc");
 	for (k = 0; k < o->clients && o->mode != XP_STREAM; k++)
 		for (i = 0; i < cl[k].done && i < XP_MAX_SAMPLES; i++)
 			all[n++] = cl[k].lat_us[i];
@@ -499,8 +497,7 @@ int main(int argc, char **argv)
 	o.dst.sin_family = AF_INET;
 	o.dst.sin_port = htons(port);
 	if (server)
-		return xp_server(o.proto, &o.dst, workers) ? perror("xtpperf"),
-		       1 : 0;
+		return xp_server(o.proto, &o.dst, workers) ? fail("server") : 0;
 	if (inet_pton(AF_INET, host, &o.dst.sin_addr) != 1) {
 		fprintf(stderr, "xtpperf: '%s' is not an IPv4 address\n", host);
 		usage(2);
@@ -509,7 +506,7 @@ int main(int argc, char **argv)
 		o.warmup = o.proto == XP_TFO;
 	cl = calloc(o.clients, sizeof(*cl));
 	if (!cl)
-		return perror("xtpperf"), 1;
+		die("calloc");
 	for (k = 0; k < o.clients; k++) {
 		cl[k].o = &o;
 		cl[k].conn.fd = -1;
@@ -527,7 +524,7 @@ int main(int argc, char **argv)
 	cpu0 = cpu_busy();
 	for (k = 0; k < o.clients; k++)
 		if (pthread_create(&cl[k].thread, NULL, client_main, &cl[k]))
-			return perror("xtpperf: pthread_create"), 1;
+			die("pthread_create");
 	wait_clients(&o, cl);
 	report(&o, cl, cpu_busy() - cpu0);
 	for (k = 0; k < o.clients; k++)

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shared by the ported XTP programs: the Appendix A socket options as
- * command-line flags, and the Appendix B "Association Info" block printed
- * from XTPSOCK_MIBSTAT in the LinuxXTP thesis' layout.
+ * xtpsend and xtprecv: the Appendix A socket options as command-line
+ * flags, and the Appendix B "Association Info" block printed from
+ * XTPSOCK_MIBSTAT in the LinuxXTP thesis' layout.
  *
- * Header-only so each tool stays a single compilation unit.
+ * Header-only so each of the two stays a single compilation unit.
  */
 #ifndef XTPOPTS_H
 #define XTPOPTS_H

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot a kernel under QEMU/TCG with virtme-ng and run one command in it.
 #
-#   tools/vm/run.sh [-k KVER] [-i IMAGE] [-o OUTDIR] [-t SECONDS] -- COMMAND...
+#   scripts/vm/run.sh [-k KVER] [-i IMAGE] [-o OUTDIR] [-t SECONDS] -- COMMAND...
 #
 # IMAGE defaults to Debian's /boot/vmlinuz-KVER; `make check-debug` boots
 # its own bzImage.  VM_APPEND adds kernel parameters.

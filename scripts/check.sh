@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # make check: every tier of tests, each step a KTAP result, one verdict.
 #
-#  1. dependencies (tools/deps.sh)
+#  1. dependencies (scripts/deps.sh)
 #  2. user-space unit tests, fuzzing, tshark oracle (selftests/unit);
-#     documentation coverage (tools/doc-coverage.sh); the tcpdump printers
+#     documentation coverage (scripts/doc-coverage.sh); the tcpdump printers
 #  3. module builds for 6.12 and 6.1 with W=1, no warnings; checkpatch
 #     --strict; make install checked from where it installs
 #  4. selftests in one boot of the 6.12 VM, and the core ones
 #     (selftests/net/TESTS.6.1) in one boot of Debian's 6.1 kernel
 #  5. make demo, the README's first command
-#  6. the debug-kernel tier's CI subset (tools/debug-kernel/check.sh --ci)
+#  6. the debug-kernel tier's CI subset (scripts/debug-kernel/check.sh --ci)
 # Results go to build/results/*.ktap; the last line is the verdict.
 set -u
 
@@ -20,10 +20,10 @@ cd "$top" || exit 1
 rm -rf "$res"
 mkdir -p "$res"
 
-. "$top/tools/ktap-lib.sh"
+. "$top/scripts/ktap-lib.sh"
 
-step deps "dependencies installed" tools/deps.sh || {
-	tools/ktap-summary.sh "$res"/*.ktap
+step deps "dependencies installed" scripts/deps.sh || {
+	scripts/ktap-summary.sh "$res"/*.ktap
 	exit 1
 }
 
@@ -31,34 +31,34 @@ step deps "dependencies installed" tools/deps.sh || {
 # lowest priority, on what the production tier leaves idle (its VM mostly
 # waits on timers), so that the debug tier finds it ready.
 if [ "${CHECK_DEBUG:-1}" != 0 ]; then
-	nice -n 19 tools/debug-kernel/build.sh >"$res/debug-kernel-bg.log" 2>&1 &
+	nice -n 19 scripts/debug-kernel/build.sh >"$res/debug-kernel-bg.log" 2>&1 &
 fi
 
 kver=$(ls /lib/modules | grep '^6\.12' | sort -V | tail -1)
 kver61=$(ls /lib/modules | grep '^6\.1\.' | sort -V | tail -1)
 
-tools/ksrc.sh >/dev/null
+scripts/ksrc.sh >/dev/null
 
 echo "# the harness: every way a stage can fail is counted"
-ktap_stage harness "harness self-test" tools/test-ktap-lib.sh
+ktap_stage harness "harness self-test" scripts/test-ktap-lib.sh
 
 echo "# unit tests"
 ktap_stage unit "unit tests" make -s -C selftests/unit check
 
 echo "# the benchmark report: known numbers in, the same numbers out"
-ktap_stage bench-report "benchmark report" tools/bench/test-report.sh
+ktap_stage bench-report "benchmark report" scripts/bench/test-report.sh
 
 echo "# documentation coverage: each documented option, sysctl, counter tested"
-ktap_stage doc-coverage "documentation coverage" tools/doc-coverage.sh
+ktap_stage doc-coverage "documentation coverage" scripts/doc-coverage.sh
 
 echo "# tcpdump XTP and MTP printers (tools/tcpdump: build, golden, tshark, fuzz)"
 ktap_stage tcpdump "tcpdump printer tests" tools/tcpdump/run-tests.sh
 
 step build-$kver "build against $kver (W=1, no warnings)" \
-	tools/build-modules.sh "$kver"
+	scripts/build-modules.sh "$kver"
 built=$?
 step build-$kver61 "build against $kver61 (W=1, no warnings)" \
-	tools/build-modules.sh "$kver61"
+	scripts/build-modules.sh "$kver61"
 built61=$?
 step checkpatch "checkpatch --strict clean" make -s checkpatch
 step selftests-build "selftest programs build" make -s -C selftests/net
@@ -66,13 +66,13 @@ step iproute2 "ss with --xtp and --mtp, and nstat, build (tools/iproute2)" \
 	tools/iproute2/build.sh
 
 echo "# make install, checked where it installed"
-ktap_stage install "make install" tools/install-check.sh "$kver"
+ktap_stage install "make install" scripts/install-check.sh "$kver"
 
 if [ $built -eq 0 ]; then
 	echo "# VM selftests on $kver (one boot, TCG)"
 	# The suite takes 1550-1800 s under TCG (mtp_xfer.sh alone varies
 	# from 170 to 260 s): the default 1800 s left no margin.
-	VM_TIMEOUT=2400 tools/vm/selftests.sh "$kver" "build/mod/$kver" \
+	VM_TIMEOUT=2400 scripts/vm/selftests.sh "$kver" "build/mod/$kver" \
 		build/selftests/net "$res/vm.ktap"
 	grep -cE '^ok ' "$res/vm.ktap" | sed 's/^/# vm: passed /'
 	echo "# the VM run's captures, decoded by our tcpdump and by tshark"
@@ -88,7 +88,7 @@ fi
 if [ $built61 -eq 0 ]; then
 	mapfile -t tests61 < <(grep -v '^#' selftests/net/TESTS.6.1 | grep .)
 	echo "# VM selftests on $kver61: ${tests61[*]}"
-	VM_TIMEOUT=900 tools/vm/selftests.sh "$kver61" "build/mod/$kver61" \
+	VM_TIMEOUT=900 scripts/vm/selftests.sh "$kver61" "build/mod/$kver61" \
 		build/selftests/net "$res/vm61.raw" "${tests61[@]}"
 	sed "s/ - vm: / - vm $kver61: /" "$res/vm61.raw" >"$res/vm-6.1.ktap"
 	grep -cE '^ok ' "$res/vm-6.1.ktap" | sed 's/^/# vm 6.1: passed /'
@@ -99,7 +99,7 @@ fi
 
 step demo "make demo shows the modules and a decoded XTP capture" \
 	demo_ok demo
-tools/vm/judge-log.sh build/demo | sed 's/ - vm:/ - demo:/' |
+scripts/vm/judge-log.sh build/demo | sed 's/ - vm:/ - demo:/' |
 	tee "$res/demo-log.ktap" | grep -v '^#'
 
 # The same modules on the debug kernel (KASAN, lockdep, kmemleak, KUnit):
@@ -107,7 +107,7 @@ tools/vm/judge-log.sh build/demo | sed 's/ - vm:/ - demo:/' |
 # leaves the tier out; `make check-debug` runs all of it.
 if [ "${CHECK_DEBUG:-1}" != 0 ]; then
 	echo "# debug-kernel tier (make check-debug runs every selftest)"
-	XTP_RESULTS=$res tools/debug-kernel/check.sh --ci
+	XTP_RESULTS=$res scripts/debug-kernel/check.sh --ci
 fi
 
-tools/ktap-summary.sh "$res"/*.ktap
+scripts/ktap-summary.sh "$res"/*.ktap

@@ -17,12 +17,12 @@ kver=${XTP_KVER:-$(ls /lib/modules | grep '^6\.12' | sort -V | tail -1)}
 out=$top/${DEMO_OUT:-build/demo}
 rm -rf "$out"
 mkdir -p "$out"
-tools/vm/stage-modules.sh "$kver" "build/mod/$kver" "$out/stage" \
+scripts/vm/stage-modules.sh "$kver" "build/mod/$kver" "$out/stage" \
 	${XTP_KTREE:-}
 echo "Booting $kver under QEMU (TCG); this takes about a minute..."
-tools/vm/run.sh -k "$kver" ${XTP_KIMAGE:+-i "$XTP_KIMAGE"} -o "$out" \
+scripts/vm/run.sh -k "$kver" ${XTP_KIMAGE:+-i "$XTP_KIMAGE"} -o "$out" \
 	-t "${DEMO_TIMEOUT:-600}" -- \
-	"$top/tools/demo-guest.sh" "$out/stage" "$out" || {
+	"$top/scripts/demo-guest.sh" "$out/stage" "$out" || {
 	echo "demo: the VM run failed; see $out/console.log" >&2
 	exit 1
 }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Inside the VM (tools/bench/bench.sh): every row of the performance report,
+# Inside the VM (scripts/bench/bench.sh): every row of the performance report,
 # XTP and MTP beside TCP, measured by xtpperf in this one boot between two
 # network namespaces joined by a veth pair that netem shapes.  Each
 # measurement appends one JSON object to $BENCH_OUT/results.jsonl; the

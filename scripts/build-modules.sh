@@ -4,7 +4,7 @@
 # out of the source tree: build/mod/KVER mirrors the sources as symlinks so
 # builds for several kernels never share object files.
 #
-#   tools/build-modules.sh KVER [KDIR]
+#   scripts/build-modules.sh KVER [KDIR]
 #
 # KDIR defaults to /lib/modules/KVER/build; the debug kernel of
 # `make check-debug` passes its own tree.  Fails if the build fails or

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by tools/check.sh and tools/debug-kernel/check.sh.
+# Sourced by scripts/check.sh and scripts/debug-kernel/check.sh.
 #
 # step NAME DESCRIPTION CMD...: one KTAP line for a command's success;
 # its output goes to $res/NAME.log, its KTAP line to $res/NAME.ktap.
@@ -16,11 +16,11 @@ step() {
 	fi
 }
 
-# demo_ok NAME: run the README's first command (tools/demo.sh, with the
+# demo_ok NAME: run the README's first command (scripts/demo.sh, with the
 # kernel the environment names) and check that the capture it decodes
 # holds the packets it sent; its output goes to $res/NAME.out.
 demo_ok() {
-	tools/demo.sh >"$res/$1.out" 2>&1 || return 1
+	scripts/demo.sh >"$res/$1.out" 2>&1 || return 1
 	cat "$res/$1.out"
 	grep -q 'FIRST \[SREQ\] Seq=90000 Len=24' "$res/$1.out" &&
 	grep -qE '^XtpInNoContext[[:space:]]+3$' "$res/$1.out"

@@ -3,22 +3,22 @@
 # The harness tests itself: each way a stage can fail or vanish (a
 # non-zero exit with every result "ok", fewer results than planned, a
 # stage printing nothing, a whole-stage SKIP plan, a failing step) must
-# reach the verdict of tools/ktap-summary.sh.  KTAP.
+# reach the verdict of scripts/ktap-summary.sh.  KTAP.
 #
-#   tools/test-ktap-lib.sh
+#   scripts/test-ktap-lib.sh
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 res=$(mktemp -d)
 trap 'rm -rf "$res"' EXIT
-. "$top/tools/ktap-lib.sh"
+. "$top/scripts/ktap-lib.sh"
 
 n=0 bad=0
 # expect NAME PASSED FAILED SKIPPED: the summary of $res/NAME.ktap
 expect() {
 	local got want="$2 passed, $3 failed${4:+, $4 skipped}"
 
-	got=$("$top/tools/ktap-summary.sh" "$res/$1.ktap" 2>/dev/null | tail -1)
+	got=$("$top/scripts/ktap-summary.sh" "$res/$1.ktap" 2>/dev/null | tail -1)
 	n=$((n + 1))
 	case $got in
 	"$want"*) echo "ok $n - $1: \"$want\"" ;;

@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# tools/bench/report.py on a made-up run whose ratios are known: the
+# scripts/bench/report.py on a made-up run whose ratios are known: the
 # goals table, the rows and results.json must say exactly those numbers,
 # and a failed measurement must show as failed, not as a number.  KTAP.
 #
-#   tools/bench/test-report.sh
+#   scripts/bench/test-report.sh
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -36,7 +36,7 @@ cat >"$d/results.jsonl" <<'JSON'
 JSON
 
 doc=$d/performance.md
-/usr/bin/python3 "$top/tools/bench/report.py" --results "$d/results.jsonl" \
+/usr/bin/python3 "$top/scripts/bench/report.py" --results "$d/results.jsonl" \
 	--outdir "$d" --doc "$doc" --plots "$d/perf" --profile quick \
 	--kernel 6.12.0-test --started "2026-01-01 00:00 UTC" --minutes 3 \
 	--command "make bench-quick" >"$d/out" 2>&1

@@ -3,7 +3,7 @@
 # Build (or find cached) the debug kernel of `make check-debug`: Debian's
 # linux-source-6.12 configured with x86_64_defconfig + debug.config.
 #
-#   tools/debug-kernel/build.sh        prints the tree's path on stdout
+#   scripts/debug-kernel/build.sh        prints the tree's path on stdout
 #
 # The tree lives outside the clone, in $XTP_CACHE (default
 # ~/.cache/xtp), under a key made of the source tarball's name, the
@@ -14,10 +14,10 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-frag=$top/tools/debug-kernel/debug.config
+frag=$top/scripts/debug-kernel/debug.config
 cache=${XTP_CACHE:-$HOME/.cache/xtp}
 tarball=$(ls /usr/src/linux-source-6.12*.tar.* 2>/dev/null | sort -V | tail -1)
-[ -n "$tarball" ] || { "$top/tools/deps.sh" >&2; \
+[ -n "$tarball" ] || { "$top/scripts/deps.sh" >&2; \
 	tarball=$(ls /usr/src/linux-source-6.12*.tar.* | sort -V | tail -1); }
 
 key=$( { basename "$tarball"; stat -c %s "$tarball"; cat "$frag";
@@ -26,7 +26,7 @@ tree=$cache/debug-kernel/$key
 mkdir -p "$top/build" "$cache/debug-kernel"
 ln -sfn "$tree" "$top/build/debug-kernel"
 
-# tools/check.sh starts a build in the background while the production
+# scripts/check.sh starts a build in the background while the production
 # tier runs; the debug tier's own call then waits for it here.
 exec 8>"$tree.lock"
 flock 8

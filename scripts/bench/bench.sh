@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make bench / make bench-quick: boot the 6.12 kernel in a VM once, measure
-# every row of the performance report there (tools/bench/bench-guest.sh),
+# every row of the performance report there (scripts/bench/bench-guest.sh),
 # then write build/bench/results.json and regenerate
-# Documentation/performance.md with its plots (tools/bench/report.py).
+# Documentation/performance.md with its plots (scripts/bench/report.py).
 # Never fails on a number, only when the run itself breaks.
 #
-#   tools/bench/bench.sh [quick|full]
+#   scripts/bench/bench.sh [quick|full]
 #
 # The guest runs under QEMU TCG: absolute numbers are an emulator's, the
 # ratios between protocols measured side by side are what to read.
@@ -33,20 +33,20 @@ kver=$(ls /lib/modules | grep '^6\.12' | sort -V | tail -1)
 out=$top/build/bench
 rm -rf "$out"
 mkdir -p "$out"
-tools/vm/stage-modules.sh "$kver" "build/mod/$kver" "$out/stage"
+scripts/vm/stage-modules.sh "$kver" "build/mod/$kver" "$out/stage"
 {
 	echo "export BENCH_PROFILE=$profile BENCH_OUT=$out"
-	echo "exec bash $top/tools/bench/bench-guest.sh"
+	echo "exec bash $top/scripts/bench/bench-guest.sh"
 } >"$out/cmd.sh"
 echo "Booting $kver under QEMU (TCG) for the $profile benchmarks..."
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
 t0=$SECONDS
 rc=0
-tools/vm/run.sh -k "$kver" -o "$out" -t 3000 -- \
-	"$top/tools/vm/guest-run.sh" "$out/stage" "$out/cmd.sh" || rc=$?
+scripts/vm/run.sh -k "$kver" -o "$out" -t 3000 -- \
+	"$top/scripts/vm/guest-run.sh" "$out/stage" "$out/cmd.sh" || rc=$?
 cat "$out/cmd.out" 2>/dev/null
 [ $rc -eq 0 ] || { echo "bench: the VM run failed ($rc)"; exit $rc; }
-/usr/bin/python3 tools/bench/report.py --results "$out/results.jsonl" \
+/usr/bin/python3 scripts/bench/report.py --results "$out/results.jsonl" \
 	--outdir "$out" --doc Documentation/performance.md \
 	--plots Documentation/perf --profile "$profile" --kernel "$kver" \
 	--started "$started" --minutes $(((SECONDS - t0 + 59) / 60)) \

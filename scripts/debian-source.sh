@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Fetch a Debian source package once, unpacked with Debian's patches in:
 #
-#   tools/debian-source.sh PACKAGE VERSION DIR
+#   scripts/debian-source.sh PACKAGE VERSION DIR
 #
 # leaves DIR/PACKAGE-VERSION (and DIR/.fetched, so a second call does
 # nothing).  The project's builds of tcpdump and ss start from there.
@@ -18,7 +18,7 @@ echo "$pkg: fetching the Debian source package (apt-get source $pkg)" >&2
 (cd "$dir" && apt-get source -q -o APT::Sandbox::User=root "$pkg" \
 	>fetch.log 2>&1) || {
 	cat "$dir/fetch.log" >&2
-	echo "$pkg: apt-get source failed (is the deb-src entry of tools/deps.sh installed?)" >&2
+	echo "$pkg: apt-get source failed (is the deb-src entry of scripts/deps.sh installed?)" >&2
 	exit 1
 }
 [ -d "$dir/$pkg-$want" ] || {

@@ -3,19 +3,19 @@
 # The debug-kernel tier: our modules and tests on a 6.12 kernel built with
 # KASAN, lockdep, kmemleak, UBSAN, debug objects and KUnit.
 #
-#   tools/debug-kernel/check.sh [--ci]
+#   scripts/debug-kernel/check.sh [--ci]
 #
-#  1. build (or reuse) the kernel: tools/debug-kernel/build.sh
+#  1. build (or reuse) the kernel: scripts/debug-kernel/build.sh
 #  2. build xtp.ko, mtp.ko and their KUnit suites against it (W=1)
 #  3. one boot: the KUnit suites and the VM selftests (all of
 #     selftests/net/TESTS; with --ci the subset in TESTS.debug-ci)
 #  4. one boot: make demo (not with --ci)
 # Any KASAN, lockdep, UBSAN, debug-objects, "BUG:" or "WARNING:" report
 # after the first test starts, and any kmemleak leak at the end, fails
-# the run; tools/vm/judge-log.sh prints each with the test that ran.
+# the run; scripts/vm/judge-log.sh prints each with the test that ran.
 #
 # Results go to $XTP_RESULTS (default build/results-debug); when run by
-# itself the last line is the verdict.  tools/check.sh runs it with --ci
+# itself the last line is the verdict.  scripts/check.sh runs it with --ci
 # inside `make check`.
 set -u
 
@@ -30,17 +30,17 @@ if [ -z "${XTP_RESULTS:-}" ]; then
 	rm -rf "$res"
 fi
 mkdir -p "$res"
-. "$top/tools/ktap-lib.sh"
+. "$top/scripts/ktap-lib.sh"
 
 summary() {
-	[ $standalone -eq 1 ] && tools/ktap-summary.sh "$res"/*.ktap
+	[ $standalone -eq 1 ] && scripts/ktap-summary.sh "$res"/*.ktap
 	exit "${1:-0}"
 }
 
-step debug-deps "debug tier: dependencies installed" tools/deps.sh || summary 1
+step debug-deps "debug tier: dependencies installed" scripts/deps.sh || summary 1
 
 tree_file=$res/debug-kernel.path
-build_tree() { tools/debug-kernel/build.sh >"$tree_file"; }
+build_tree() { scripts/debug-kernel/build.sh >"$tree_file"; }
 echo "# debug tier: kernel build (cached after the first; ~20 min on 2 cores)"
 step debug-kernel "debug tier: 6.12 debug kernel built (KASAN, lockdep, kmemleak, KUnit)" \
 	build_tree || summary 1
@@ -49,7 +49,7 @@ kver=$(cat "$tree/include/config/kernel.release")
 kimage=$tree/arch/x86/boot/bzImage
 
 kunit_built() {
-	tools/build-modules.sh "$kver" "$tree" &&
+	scripts/build-modules.sh "$kver" "$tree" &&
 	ls "build/mod/$kver/net/xtp/xtp_kunit.ko" \
 	   "build/mod/$kver/net/mtp/mtp_kunit.ko"
 }
@@ -84,7 +84,7 @@ MTP_CASES='5:1m 40:1m'
 MTP_BIG=4m"
 SELFTEST_ENV=$env VM_APPEND="$boot_args" KIMAGE=$kimage KTREE=$tree \
 	VM_TIMEOUT=${DEBUG_VM_TIMEOUT:-10800} \
-	tools/vm/selftests.sh "$kver" "build/mod/$kver" build/selftests/net \
+	scripts/vm/selftests.sh "$kver" "build/mod/$kver" build/selftests/net \
 	"$res/debug-vm.ktap" "${tests[@]}"
 echo "# debug tier: VM run took $(( $(date +%s) - start )) s"
 grep -cE '^ok ' "$res/debug-vm.ktap" | sed 's/^/# debug vm: passed /'
@@ -108,7 +108,7 @@ start=$(date +%s)
 VM_APPEND=$boot_args XTP_KVER=$kver XTP_KIMAGE=$kimage XTP_KTREE=$tree \
 	DEMO_OUT=build/demo-debug DEMO_TIMEOUT=1500 step debug-demo \
 	"debug tier: make demo on the debug kernel" demo_ok debug-demo
-tools/vm/judge-log.sh build/demo-debug | sed 's/ - vm:/ - debug demo:/' |
+scripts/vm/judge-log.sh build/demo-debug | sed 's/ - vm:/ - debug demo:/' |
 	tee "$res/debug-demo-log.ktap" | grep -v '^#'
 echo "# debug tier: demo took $(( $(date +%s) - start )) s"
 summary 0

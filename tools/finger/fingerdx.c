@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fingerd: RFC 1288 finger server for inetd (inetdx).  Has no network
+ * fingerdx: RFC 1288 finger server for inetd (inetdx).  Has no network
  * code: reads one query line from standard input and answers on standard
  * output, so it serves XTP, TCP or anything else inetdx hands it.
  *
- *   fingerd [-u] [-p]
+ *   fingerdx [-u] [-p]
  *
  * A query is "[/W] [USER]" ending in CR LF (a bare LF or the end of the
  * stream is accepted too).  An empty query lists the users logged in
@@ -163,7 +163,7 @@ int main(int argc, char **argv)
 		case 'u': no_list = 1; break;
 		case 'p': no_plan = 1; break;
 		default:
-			fprintf(stderr, "usage: fingerd [-u] [-p]\n");
+			fprintf(stderr, "usage: fingerdx [-u] [-p]\n");
 			return 2;
 		}
 	}

@@ -5,18 +5,18 @@
 # program runs and explains its usage, withxtp finds its library in the
 # installed layout, man pages format without warnings.  KTAP.
 #
-#   tools/install-check.sh KVER
+#   scripts/install-check.sh KVER
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 kver=$1
 d=$top/build/install-test
 cd "$top" || exit 1
-. "$top/tools/ktap-lib.sh"
+. "$top/scripts/ktap-lib.sh"
 
 rm -rf "$d"
 bins=(xtpsend xtprecv xft fingerx ftpx withxtp mtping mtpget xtpperf)
-sbins=(xftd fingerd ftpdx inetdx mtpd)
+sbins=(xftd fingerdx ftpdx inetdx mtpd)
 mans=(Documentation/man/*.[18])
 echo "1..$(( 5 + ${#bins[@]} + ${#sbins[@]} + ${#mans[@]} ))"
 n=0

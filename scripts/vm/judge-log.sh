@@ -3,7 +3,7 @@
 # Judge a VM run's kernel log: KTAP lines for "the kernel log is clean"
 # and, where kmemleak ran, "no leaks".
 #
-#   tools/vm/judge-log.sh OUTDIR
+#   scripts/vm/judge-log.sh OUTDIR
 #
 # OUTDIR holds dmesg.log (or console.log) with the markers that
 # guest-suite.sh writes ("xtp-selftest: start NAME").  A report counts if

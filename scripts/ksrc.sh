@@ -13,7 +13,7 @@ if [ -f "$dst/.done" ]; then
 	exit 0
 fi
 if [ -z "$tarball" ]; then
-	"$top/tools/deps.sh"
+	"$top/scripts/deps.sh"
 	tarball=$(ls /usr/src/linux-source-6.12*.tar.* | sort -V | tail -1)
 fi
 

@@ -3,7 +3,7 @@
 # Host side of the VM selftests: boot the kernel once, run the whole suite
 # in that boot, bring the KTAP back and judge the guest's kernel log.
 #
-#   tools/vm/selftests.sh KVER MODDIR BINDIR RESULT.ktap [TEST...]
+#   scripts/vm/selftests.sh KVER MODDIR BINDIR RESULT.ktap [TEST...]
 #
 # KIMAGE and KTREE in the environment boot another kernel than Debian's
 # (the debug kernel of `make check-debug`) and stage modules for it;
@@ -24,11 +24,11 @@ rm -rf "$out"
 mkdir -p "$out"
 ln -sfn "$(basename "$out")" "$top/build/vm/selftests-$kver.latest"
 printf '%s\n' "${SELFTEST_ENV:-}" >"$out/env"
-"$top/tools/vm/stage-modules.sh" "$kver" "$moddir" "$out/stage" ${KTREE:-}
+"$top/scripts/vm/stage-modules.sh" "$kver" "$moddir" "$out/stage" ${KTREE:-}
 boot() {
-	"$top/tools/vm/run.sh" -k "$kver" ${KIMAGE:+-i "$KIMAGE"} -o "$out" \
+	"$top/scripts/vm/run.sh" -k "$kver" ${KIMAGE:+-i "$KIMAGE"} -o "$out" \
 		-t "${VM_TIMEOUT:-1800}" -- \
-		"$top/tools/vm/guest-suite.sh" "$out" "$out/stage" "$bindir" "$@"
+		"$top/scripts/vm/guest-suite.sh" "$out" "$out/stage" "$bindir" "$@"
 }
 boot "$@"
 rc=$?
@@ -55,7 +55,7 @@ fi
 	fi
 	# Oopses, warnings and sanitizer reports fail the run even when every
 	# test passed; so do kmemleak's leaks on the debug kernel.
-	"$top/tools/vm/judge-log.sh" "$out"
+	"$top/scripts/vm/judge-log.sh" "$out"
 } >"$result"
 # Where the captures and logs of this run are, for later checks.
 echo "$out" >"$result.dir"

@@ -5,7 +5,7 @@
 # listed in selftests/net/TESTS, each under its own timeout, collecting
 # KTAP in OUT/ktap.log and the kernel log in OUT/dmesg.log.  Each test's
 # start is marked in the kernel log ("xtp-selftest: start NAME") so that
-# tools/vm/judge-log.sh can name the test during which a report appeared.
+# scripts/vm/judge-log.sh can name the test during which a report appeared.
 # On a kernel with kmemleak, the leaks of the whole run are scanned for
 # at the end, then the modules are unloaded (OUT/kmemleak.log).
 #
@@ -33,7 +33,7 @@ per_test_tmo=${SELFTEST_TIMEOUT:-600}
 dmesg -w >"$out/dmesg.log" 2>&1 &
 dmesg_pid=$!
 
-"$top/tools/vm/guest-install.sh" "$stage"
+"$top/scripts/vm/guest-install.sh" "$stage"
 
 mount -t debugfs none /sys/kernel/debug 2>/dev/null
 kml=/sys/kernel/debug/kmemleak

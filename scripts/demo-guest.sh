@@ -10,8 +10,8 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$2
 bin=$top/build
-"$top/tools/vm/guest-install.sh" "$1"
-# For tools/vm/judge-log.sh: what the kernel reports from here on is ours.
+"$top/scripts/vm/guest-install.sh" "$1"
+# For scripts/vm/judge-log.sh: what the kernel reports from here on is ours.
 echo "xtp-selftest: start demo" >/dev/kmsg
 # The console interleaves kernel messages; the host prints this file.
 exec >"$out/demo.txt" 2>&1
@@ -70,10 +70,10 @@ stop_dump
 echo
 
 # The thesis' applications: finger under inetd, and xft.
-say "finger: inetdx runs fingerd on b for XTP and TCP; fingerx asks from a"
+say "finger: inetdx runs fingerdx on b for XTP and TCP; fingerx asks from a"
 cat >"$out/inetdx.conf" <<CONF
-finger  stream  xtp  nowait  root  $bin/tools/fingerd  fingerd
-finger  stream  tcp  nowait  root  $bin/tools/fingerd  fingerd
+finger  stream  xtp  nowait  root  $bin/tools/fingerdx  fingerdx
+finger  stream  tcp  nowait  root  $bin/tools/fingerdx  fingerdx
 CONF
 ip netns exec b "$bin/tools/inetdx" -d -l "$out/inetdx.conf" \
 	2>"$out/inetdx.log" &
@@ -142,5 +142,5 @@ stop_dump
 kill $srv
 wait $srv 2>/dev/null
 echo
-# The kernel log of the whole demo, for tools/vm/judge-log.sh.
+# The kernel log of the whole demo, for scripts/vm/judge-log.sh.
 dmesg >"$out/dmesg.log" 2>&1

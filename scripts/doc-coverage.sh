@@ -5,7 +5,7 @@
 # test, so that a documented promise without a test fails `make check`.
 # One KTAP result per name, with the test files that name it.
 #
-#   tools/doc-coverage.sh
+#   scripts/doc-coverage.sh
 #
 # A name counts as tested when a test file names it as a word: options
 # and counters by their documented name, sysctls as net.xtp.NAME or
