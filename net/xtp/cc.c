@@ -8,7 +8,7 @@
  * loss the usable window is min(cwnd, ALLOC - snd_una), during recovery
  * the holes can be refilled without waiting for RSEQ to move.
  *
- * A paced controller spaces packets at xtp_sk(sk)->pacing_rate with the
+ * A paced controller spaces packets at xtp_sk(sk)->cc.pacing_rate with the
  * send timer (%XTP_TIMER_SEND, timer.c), a softirq hrtimer that also
  * serves loss detection.
  */
@@ -51,9 +51,9 @@ const struct xtp_cc_ops *xtp_cc_find(int id)
  */
 u32 xtp_cc_init_window(const struct xtp_sock *xs)
 {
-	if (xs->init_trainsize)
-		return xs->init_trainsize;
-	return xs->cc_id == XTP_CC_SCC ? xs->maxdata : 10 * xs->maxdata;
+	if (xs->cc.init_trainsize)
+		return xs->cc.init_trainsize;
+	return xs->cc.id == XTP_CC_SCC ? xs->maxdata : 10 * xs->maxdata;
 }
 
 /**
@@ -67,9 +67,9 @@ u32 xtp_cc_init_window(const struct xtp_sock *xs)
  */
 u32 xtp_cc_init_thresh(const struct xtp_sock *xs)
 {
-	if (xs->ln_thresh)
-		return xs->ln_thresh;
-	return xs->cc_id == XTP_CC_SCC ? XTP_DEFAULT_LN_THRESH : U32_MAX;
+	if (xs->cc.ln_thresh)
+		return xs->cc.ln_thresh;
+	return xs->cc.id == XTP_CC_SCC ? XTP_DEFAULT_LN_THRESH : U32_MAX;
 }
 
 /**
@@ -80,21 +80,21 @@ void xtp_cc_start(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	xs->cc_ops = xtp_cc_find(xs->cc_id) ?: &xtp_cc_scc;
-	xs->cc_id = xs->cc_ops->id;
-	xs->cwnd_count = 0;
-	xs->in_recovery = 0;
-	xs->app_limited = 0;
-	xs->sacked_out = 0;
-	xs->lost_out = 0;
-	xs->sack_newest_ns = 0;
-	xs->reo_mult = 1;
-	xs->reo_pending = 0;
-	xs->pace_next_ns = 0;
-	xs->pacing_rate = 0;
-	memset(xs->rttc, 0, sizeof(xs->rttc));
-	xs->cc_ops->init(sk);
-	xs->mib.init_trainsize = xs->cwnd;
+	xs->cc.ops = xtp_cc_find(xs->cc.id) ?: &xtp_cc_scc;
+	xs->cc.id = xs->cc.ops->id;
+	xs->cc.cwnd_count = 0;
+	xs->cc.in_recovery = 0;
+	xs->cc.app_limited = 0;
+	xs->rec.sacked_out = 0;
+	xs->rec.lost_out = 0;
+	xs->rec.sack_newest_ns = 0;
+	xs->rec.reo_mult = 1;
+	xs->rec.reo_pending = 0;
+	xs->cc.pace_next_ns = 0;
+	xs->cc.pacing_rate = 0;
+	memset(xs->rtt.cache, 0, sizeof(xs->rtt.cache));
+	xs->cc.ops->init(sk);
+	xs->mib.init_trainsize = xs->cc.cwnd;
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_cc_start);
 
@@ -106,8 +106,8 @@ EXPORT_SYMBOL_IF_KUNIT(xtp_cc_start);
  */
 u32 xtp_in_flight(const struct xtp_sock *xs)
 {
-	u64 out = xs->snd_nxt - xs->snd_una;
-	u64 gone = (u64)xs->sacked_out + xs->lost_out;
+	u64 out = xs->snd.nxt - xs->snd.una;
+	u64 gone = (u64)xs->rec.sacked_out + xs->rec.lost_out;
 
 	return out > gone ? out - gone : 0;
 }
@@ -132,10 +132,10 @@ bool xtp_pacing_wait(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (!xs->pacing_rate ||
-	    xs->pace_next_ns <= ktime_get_ns() + XTP_PACING_SLACK_NS)
+	if (!xs->cc.pacing_rate ||
+	    xs->cc.pace_next_ns <= ktime_get_ns() + XTP_PACING_SLACK_NS)
 		return false;
-	xtp_send_timer_at(sk, xs->pace_next_ns);
+	xtp_send_timer_at(sk, xs->cc.pace_next_ns);
 	return true;
 }
 
@@ -153,15 +153,16 @@ void xtp_pacing_sent(struct sock *sk, u32 len)
 	struct xtp_sock *xs = xtp_sk(sk);
 	u64 now = ktime_get_ns(), rate;
 
-	if (!xs->cc_ops->paced || !xs->srtt_us) {
-		xs->pacing_rate = 0;
+	if (!xs->cc.ops->paced || !xs->rtt.srtt_us) {
+		xs->cc.pacing_rate = 0;
 		return;
 	}
-	rate = div_u64((u64)xs->cwnd * USEC_PER_SEC, xs->srtt_us);
-	rate = xs->cwnd < xs->ssthresh ? 2 * rate : rate * 6 / 5;
-	xs->pacing_rate = max_t(u64, rate, 1);
-	xs->mib.pacing_rate = xs->pacing_rate;
-	xs->pace_next_ns = max(xs->pace_next_ns, now) +
-			   div64_u64((u64)len * NSEC_PER_SEC, xs->pacing_rate);
+	rate = div_u64((u64)xs->cc.cwnd * USEC_PER_SEC, xs->rtt.srtt_us);
+	rate = xs->cc.cwnd < xs->cc.ssthresh ? 2 * rate : rate * 6 / 5;
+	xs->cc.pacing_rate = max_t(u64, rate, 1);
+	xs->mib.pacing_rate = xs->cc.pacing_rate;
+	xs->cc.pace_next_ns = max(xs->cc.pace_next_ns, now) +
+			      div64_u64((u64)len * NSEC_PER_SEC,
+					xs->cc.pacing_rate);
 }
 

@@ -28,45 +28,45 @@ static void xtp_newreno_init(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	xs->cwnd = xtp_cc_init_window(xs);
-	xs->ssthresh = xtp_cc_init_thresh(xs);
+	xs->cc.cwnd = xtp_cc_init_window(xs);
+	xs->cc.ssthresh = xtp_cc_init_thresh(xs);
 }
 
 static void xtp_newreno_acked(struct sock *sk, u32 bytes)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (xs->in_recovery) {
-		if (xs->snd_una >= xs->recover)
-			xs->in_recovery = 0;
+	if (xs->cc.in_recovery) {
+		if (xs->snd.una >= xs->cc.recover)
+			xs->cc.in_recovery = 0;
 		return;
 	}
-	if (xs->app_limited)
+	if (xs->cc.app_limited)
 		return;
-	if (xs->cwnd < xs->ssthresh) {
-		xs->cwnd += min_t(u32, bytes, 2 * xs->maxdata);
+	if (xs->cc.cwnd < xs->cc.ssthresh) {
+		xs->cc.cwnd += min_t(u32, bytes, 2 * xs->maxdata);
 		xs->mib.xp_inc++;
 		return;
 	}
-	xs->cwnd_count += bytes;
+	xs->cc.cwnd_count += bytes;
 	xs->mib.lin_inc++;
-	if (xs->cwnd_count >= xs->cwnd) {
-		xs->cwnd_count -= xs->cwnd;
-		xs->cwnd += xs->maxdata;
+	if (xs->cc.cwnd_count >= xs->cc.cwnd) {
+		xs->cc.cwnd_count -= xs->cc.cwnd;
+		xs->cc.cwnd += xs->maxdata;
 	}
 }
 
 /* Multiplicative decrease to @num/@den of the window, at least 2 packets. */
 static void xtp_newreno_decrease(struct xtp_sock *xs, u32 num, u32 den)
 {
-	if (xs->cwnd < xs->ssthresh)
+	if (xs->cc.cwnd < xs->cc.ssthresh)
 		xs->mib.xp_dec++;
 	else
 		xs->mib.lin_dec++;
-	xs->ssthresh = max_t(u32, div_u64((u64)xs->cwnd * num, den),
-			     2 * xs->maxdata);
-	xs->cwnd = xs->ssthresh;
-	xs->cwnd_count = 0;
+	xs->cc.ssthresh = max_t(u32, div_u64((u64)xs->cc.cwnd * num, den),
+				2 * xs->maxdata);
+	xs->cc.cwnd = xs->cc.ssthresh;
+	xs->cc.cwnd_count = 0;
 }
 
 /*
@@ -75,11 +75,11 @@ static void xtp_newreno_decrease(struct xtp_sock *xs, u32 num, u32 den)
  */
 static bool xtp_newreno_recover(struct xtp_sock *xs, u32 num, u32 den)
 {
-	if (xs->in_recovery)
+	if (xs->cc.in_recovery)
 		return false;
 	xtp_newreno_decrease(xs, num, den);
-	xs->recover = xs->snd_nxt;
-	xs->in_recovery = 1;
+	xs->cc.recover = xs->snd.nxt;
+	xs->cc.in_recovery = 1;
 	return true;
 }
 
@@ -96,9 +96,10 @@ static void xtp_veno_loss(struct sock *sk)
 	struct xtp_sock *xs = xtp_sk(sk);
 	u64 queued = 0;
 
-	if (xs->min_rtt_us && xs->srtt_us > xs->min_rtt_us)
-		queued = div_u64((u64)xs->cwnd *
-				 (xs->srtt_us - xs->min_rtt_us), xs->srtt_us);
+	if (xs->rtt.min_rtt_us && xs->rtt.srtt_us > xs->rtt.min_rtt_us)
+		queued = div_u64((u64)xs->cc.cwnd *
+				 (xs->rtt.srtt_us - xs->rtt.min_rtt_us),
+				 xs->rtt.srtt_us);
 	if (queued >= XTP_VENO_QUEUED * xs->maxdata)
 		xtp_newreno_recover(xs, 1, 2);
 	else if (xtp_newreno_recover(xs, 4, 5))
@@ -111,12 +112,12 @@ static void xtp_newreno_handshake_end(struct sock *sk, u32 k, bool lost)
 
 	if (k <= 2) {
 		if (lost)
-			xs->cc_ops->loss(sk);
+			xs->cc.ops->loss(sk);
 		return;
 	}
 	xtp_newreno_decrease(xs, 1, 2);
-	xs->cwnd = xs->maxdata;
-	xs->in_recovery = 0;
+	xs->cc.cwnd = xs->maxdata;
+	xs->cc.in_recovery = 0;
 }
 
 const struct xtp_cc_ops xtp_cc_newreno = {

@@ -12,20 +12,20 @@
 /* Publish the SCC state where the sender and MIBSTAT look. */
 static void xtp_scc_sync(struct xtp_sock *xs)
 {
-	xs->cwnd = xs->scc.trainsize;
-	xs->ssthresh = xs->scc.linear_thresh;
-	xs->cwnd_count = xs->scc.linear_count;
-	xs->mib.xp_inc = xs->scc.xp_inc;
-	xs->mib.lin_inc = xs->scc.lin_inc;
-	xs->mib.xp_dec = xs->scc.xp_dec;
-	xs->mib.lin_dec = xs->scc.lin_dec;
+	xs->cc.cwnd = xs->cc.scc.trainsize;
+	xs->cc.ssthresh = xs->cc.scc.linear_thresh;
+	xs->cc.cwnd_count = xs->cc.scc.linear_count;
+	xs->mib.xp_inc = xs->cc.scc.xp_inc;
+	xs->mib.lin_inc = xs->cc.scc.lin_inc;
+	xs->mib.xp_dec = xs->cc.scc.xp_dec;
+	xs->mib.lin_dec = xs->cc.scc.lin_dec;
 }
 
 static void xtp_scc_op_init(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	xtp_scc_init(&xs->scc, xs->maxdata, xtp_cc_init_window(xs),
+	xtp_scc_init(&xs->cc.scc, xs->maxdata, xtp_cc_init_window(xs),
 		     xtp_cc_init_thresh(xs));
 	xtp_scc_sync(xs);
 }
@@ -34,7 +34,7 @@ static void xtp_scc_op_acked(struct sock *sk, u32 bytes)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	xtp_scc_acked(&xs->scc, bytes);
+	xtp_scc_acked(&xs->cc.scc, bytes);
 	xtp_scc_sync(xs);
 }
 
@@ -42,7 +42,7 @@ static void xtp_scc_op_loss(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	xtp_scc_ecntl(&xs->scc);
+	xtp_scc_ecntl(&xs->cc.scc);
 	xtp_scc_sync(xs);
 }
 
@@ -51,7 +51,7 @@ static void xtp_scc_op_handshake_end(struct sock *sk, u32 k, bool lost)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	xtp_scc_handshake_end(&xs->scc, k);
+	xtp_scc_handshake_end(&xs->cc.scc, k);
 	xtp_scc_sync(xs);
 }
 

@@ -91,7 +91,7 @@ static void xtp_diag_get_info(struct sock *sk, struct inet_diag_msg *r,
 		r->idiag_rqueue = READ_ONCE(sk->sk_ack_backlog);
 		r->idiag_wqueue = READ_ONCE(sk->sk_max_ack_backlog);
 	} else {
-		r->idiag_rqueue = READ_ONCE(xs->rcv_queued);
+		r->idiag_rqueue = READ_ONCE(xs->rcv.queued);
 		r->idiag_wqueue = READ_ONCE(sk->sk_wmem_queued);
 	}
 	if (info)
@@ -136,7 +136,7 @@ static int xtp_diag_fill(struct sock *sk, struct sk_buff *skb,
 	    sock_diag_put_meminfo(sk, skb, INET_DIAG_SKMEMINFO))
 		goto cancel;
 	if (ext & BIT(INET_DIAG_CONG - 1)) {
-		const struct xtp_cc_ops *ops = READ_ONCE(xtp_sk(sk)->cc_ops);
+		const struct xtp_cc_ops *ops = READ_ONCE(xtp_sk(sk)->cc.ops);
 
 		if (ops && nla_put_string(skb, INET_DIAG_CONG, ops->name))
 			goto cancel;

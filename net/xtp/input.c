@@ -91,10 +91,10 @@ static void xtp_rcv_in_order(struct sock *sk, struct sk_buff *skb)
 	struct xtp_sock *xs = xtp_sk(sk);
 	u64 end = XTP_SKB_CB(skb)->seq + skb->len;
 
-	XTP_SKB_CB(skb)->offset = xs->rcv_nxt - XTP_SKB_CB(skb)->seq;
-	xs->rcv_queued += end - xs->rcv_nxt;
-	xs->mib.bytes_received += end - xs->rcv_nxt;
-	xs->rcv_nxt = end;
+	XTP_SKB_CB(skb)->offset = xs->rcv.nxt - XTP_SKB_CB(skb)->seq;
+	xs->rcv.queued += end - xs->rcv.nxt;
+	xs->mib.bytes_received += end - xs->rcv.nxt;
+	xs->rcv.nxt = end;
 	__skb_queue_tail(&sk->sk_receive_queue, skb);
 }
 
@@ -104,13 +104,13 @@ static void xtp_ooo_drain(struct sock *sk)
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct sk_buff *skb;
 
-	while ((skb = skb_peek(&xs->ooo_queue))) {
+	while ((skb = skb_peek(&xs->rcv.ooo))) {
 		u64 seq = XTP_SKB_CB(skb)->seq;
 
-		if (seq > xs->rcv_nxt)
+		if (seq > xs->rcv.nxt)
 			break;
-		__skb_unlink(skb, &xs->ooo_queue);
-		if (seq + skb->len <= xs->rcv_nxt) {
+		__skb_unlink(skb, &xs->rcv.ooo);
+		if (seq + skb->len <= xs->rcv.nxt) {
 			xtp_count_dup(sk);
 			xtp_drop(sk, skb, SKB_DROP_REASON_TCP_OLD_DATA);
 			continue;
@@ -126,18 +126,18 @@ static void xtp_ooo_insert(struct sock *sk, struct sk_buff *skb)
 	u64 seq = XTP_SKB_CB(skb)->seq;
 	struct sk_buff *pos;
 
-	skb_queue_walk(&xs->ooo_queue, pos) {
+	skb_queue_walk(&xs->rcv.ooo, pos) {
 		if (XTP_SKB_CB(pos)->seq == seq) {
 			xtp_count_dup(sk);
 			xtp_drop(sk, skb, SKB_DROP_REASON_TCP_OLD_DATA);
 			return;
 		}
 		if (XTP_SKB_CB(pos)->seq > seq) {
-			__skb_queue_before(&xs->ooo_queue, pos, skb);
+			__skb_queue_before(&xs->rcv.ooo, pos, skb);
 			return;
 		}
 	}
-	__skb_queue_tail(&xs->ooo_queue, skb);
+	__skb_queue_tail(&xs->rcv.ooo, skb);
 }
 
 /*
@@ -151,7 +151,7 @@ VISIBLE_IF_KUNIT bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 	u32 len = pkt->data_len;
-	u64 limit = 2ULL * xs->rcv_wnd;
+	u64 limit = 2ULL * xs->rcv.wnd;
 	bool new_gap;
 
 	sock_owned_by_me(sk);
@@ -160,7 +160,7 @@ VISIBLE_IF_KUNIT bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 	 * wrapping: a peer that keeps to the protocol never sends it, and
 	 * the out-of-order queue would hold it until the gap below filled.
 	 */
-	if (seq + len < seq || (xs->rcv_alloc && seq + len > xs->rcv_alloc)) {
+	if (seq + len < seq || (xs->rcv.alloc && seq + len > xs->rcv.alloc)) {
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_INBEYONDALLOC);
 		xtp_drop(sk, skb, SKB_DROP_REASON_TCP_OVERWINDOW);
 		return false;
@@ -169,7 +169,7 @@ VISIBLE_IF_KUNIT bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 		consume_skb(skb);
 		return false;
 	}
-	if (seq + len <= xs->rcv_nxt) {
+	if (seq + len <= xs->rcv.nxt) {
 		xtp_count_dup(sk);
 		xtp_drop(sk, skb, SKB_DROP_REASON_TCP_OLD_DATA);
 		return false;
@@ -180,7 +180,7 @@ VISIBLE_IF_KUNIT bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 		return false;
 	}
 	/* The peer must stay below our ALLOC; never hold more than that. */
-	if (xs->rcv_queued + len > limit ||
+	if (xs->rcv.queued + len > limit ||
 	    atomic_read(&sk->sk_rmem_alloc) > sk->sk_rcvbuf) {
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_RCVBUFERRORS);
 		xtp_drop(sk, skb, SKB_DROP_REASON_SOCKET_RCVBUFF);
@@ -198,9 +198,9 @@ VISIBLE_IF_KUNIT bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 	XTP_SKB_CB(skb)->seq = seq;
 	XTP_SKB_CB(skb)->offset = 0;
 	XTP_SKB_CB(skb)->options = pkt->hdr.options & XTP_CMD_EOM;
-	new_gap = seq > max(xs->rcv_nxt, xs->rcv_high);
-	xs->rcv_high = max(xs->rcv_high, seq + len);
-	if (seq > xs->rcv_nxt) {
+	new_gap = seq > max(xs->rcv.nxt, xs->rcv.high);
+	xs->rcv.high = max(xs->rcv.high, seq + len);
+	if (seq > xs->rcv.nxt) {
 		xtp_ooo_insert(sk, skb);
 		return new_gap;
 	}
@@ -256,25 +256,25 @@ static void xtp_ack(struct sock *sk, const struct xtp_wire_pkt *pkt)
 	struct sk_buff *skb;
 	u32 acked;
 
-	if (rseq > xs->snd_nxt)
+	if (rseq > xs->snd.nxt)
 		return;
 	xtp_rtt_echo(xs, pkt->ctl.echo);
-	if (rseq > xs->snd_una) {
-		acked = rseq - xs->snd_una;
-		xs->snd_una = rseq;
+	if (rseq > xs->snd.una) {
+		acked = rseq - xs->snd.una;
+		xs->snd.una = rseq;
 		xs->fc_blocked = 0;
-		while ((skb = skb_peek(&xs->rtx_queue)) &&
+		while ((skb = skb_peek(&xs->snd.rtx)) &&
 		       XTP_SKB_CB(skb)->seq + skb->len <= rseq)
 			xtp_rtx_unlink(sk, skb);
 		if (!xs->in_handshake) {
-			xs->cc_ops->acked(sk, acked);
+			xs->cc.ops->acked(sk, acked);
 			xtp_tune_sndbuf(sk);
 		}
 		xtp_sndbuf_restore(sk);
 		xtp_write_space(sk);
 	}
-	if (pkt->ctl.alloc > xs->snd_alloc) {
-		xs->snd_alloc = pkt->ctl.alloc;
+	if (pkt->ctl.alloc > xs->snd.alloc) {
+		xs->snd.alloc = pkt->ctl.alloc;
 		xs->fc_blocked = 0;
 	}
 	if (pkt->hdr.pformat == XTP_PF_ECNTL)
@@ -316,7 +316,7 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 	bool sreq = opt & XTP_CMD_SREQ;
 	bool edge = opt & XTP_CMD_EDGE;
 	/* What a reader (recvmsg, poll) sees: wake it when that changes. */
-	u64 rcv_nxt = xs->rcv_nxt;
+	u64 rcv_nxt = xs->rcv.nxt;
 	u8 shutdown = sk->sk_shutdown;
 	bool closes = xs->close.wclose_rcvd || xs->close.rclose_rcvd;
 
@@ -330,10 +330,10 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 	if (xtp_is_control(pkt->hdr.pformat))
 		xtp_ack(sk, pkt);
 	if ((opt & XTP_CMD_DREQ) && pkt->hdr.pformat == XTP_PF_DATA &&
-	    pkt->hdr.seq + pkt->data_len > xs->rcv_dreq)
-		xs->rcv_dreq = pkt->hdr.seq + pkt->data_len;
+	    pkt->hdr.seq + pkt->data_len > xs->rcv.dreq)
+		xs->rcv.dreq = pkt->hdr.seq + pkt->data_len;
 	if ((opt & XTP_CMD_RCLOSE) && xs->close.wclose_sent &&
-	    !xs->close.rclose_rcvd && xs->snd_una == xs->snd_nxt)
+	    !xs->close.rclose_rcvd && xs->snd.una == xs->snd.nxt)
 		xs->close.rclose_rcvd = 1;
 	xtp_note_wclose(xs, pkt, pkt->hdr.seq);
 	/* FASTNAK: the peer wants to hear of a new gap at once. */
@@ -346,7 +346,7 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 	}
 
 	if (xs->close.wclose_seen && !xs->close.wclose_rcvd &&
-	    xs->rcv_nxt >= xs->close.rcv_wclose) {
+	    xs->rcv.nxt >= xs->close.rcv_wclose) {
 		xs->close.wclose_rcvd = 1;
 		sk->sk_shutdown |= RCV_SHUTDOWN;
 	}
@@ -355,7 +355,7 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 		xtp_ctx_done(sk, xs->close.wclose_rcvd ? 0 : ECONNRESET);
 		return;
 	}
-	if (xs->rcv_nxt != rcv_nxt || sk->sk_shutdown != shutdown ||
+	if (xs->rcv.nxt != rcv_nxt || sk->sk_shutdown != shutdown ||
 	    (xs->close.wclose_rcvd || xs->close.rclose_rcvd) != closes)
 		sk->sk_data_ready(sk);
 	xtp_push(sk);
@@ -391,7 +391,7 @@ static void xtp_early_hold(struct sock *sk, struct sk_buff *skb)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (skb_queue_len(&xs->early_queue) >= XTP_EARLY_MAX ||
+	if (skb_queue_len(&xs->rcv.early) >= XTP_EARLY_MAX ||
 	    atomic_read(&sk->sk_rmem_alloc) + skb->truesize >
 	    READ_ONCE(sk->sk_rcvbuf) ||
 	    !sk_rmem_schedule(sk, skb, skb->truesize)) {
@@ -401,7 +401,7 @@ static void xtp_early_hold(struct sock *sk, struct sk_buff *skb)
 	}
 	skb_dst_drop(skb);
 	skb_set_owner_r(skb, sk);
-	__skb_queue_tail(&xs->early_queue, skb);
+	__skb_queue_tail(&xs->rcv.early, skb);
 	XTP_INC_STATS(sock_net(sk), XTP_MIB_INEARLY);
 }
 
@@ -418,7 +418,7 @@ static void xtp_early_replay(struct sock *sk)
 	struct sk_buff *skb;
 
 	__skb_queue_head_init(&q);
-	skb_queue_splice_init(&xs->early_queue, &q);
+	skb_queue_splice_init(&xs->rcv.early, &q);
 	skb_queue_walk(&q, skb)
 		skb_orphan(skb);
 	while ((skb = __skb_dequeue(&q))) {
@@ -508,9 +508,9 @@ static struct sock *xtp_child_new(struct sock *sk, struct sk_buff *skb,
 	inet->inet_dport = htons(pkt->addr.srcport);
 	inet_sk_set_state(child, XTP_SS_ACTIVE);
 	xs->pkey = pkt->hdr.key;
-	xs->snd_alloc = pkt->hdr.seq;
+	xs->snd.alloc = pkt->hdr.seq;
 	xs->echo = pkt->hdr.sync;
-	xs->rcv_nxt = XTP_FIRST_SEGS_LEN;
+	xs->rcv.nxt = XTP_FIRST_SEGS_LEN;
 	xtp_cc_start(child);
 	return child;
 }
@@ -574,7 +574,7 @@ static void xtp_child_first(struct sock *child, struct sk_buff *skb,
 		xs->assoc_type = XTP_ASSOC_SDT;
 	xtp_note_wclose(xs, pkt, XTP_FIRST_SEGS_LEN);
 	xtp_queue_data(child, skb, pkt, XTP_FIRST_SEGS_LEN);
-	if (xs->close.wclose_seen && xs->rcv_nxt >= xs->close.rcv_wclose) {
+	if (xs->close.wclose_seen && xs->rcv.nxt >= xs->close.rcv_wclose) {
 		xs->close.wclose_rcvd = 1;
 		child->sk_shutdown |= RCV_SHUTDOWN;
 	}
@@ -682,7 +682,7 @@ int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 	}
 	if (xs->released)
 		goto bad_state;
-	if (!xs->peer_valid)
+	if (!xs->av.valid)
 		xtp_av_rcvd(sk, skb, pkt.hdr.key);
 	xtp_count_in(xs, pkt.hdr.pformat);
 	if (xs->close.end_sent) {
@@ -880,7 +880,7 @@ static struct sock *xtp_err_lookup(struct net *net, const struct iphdr *iph,
 	if (!sk)
 		return NULL;
 	xs = xtp_sk(sk);
-	if (seq < READ_ONCE(xs->snd_una) || seq > READ_ONCE(xs->snd_nxt)) {
+	if (seq < READ_ONCE(xs->snd.una) || seq > READ_ONCE(xs->snd.nxt)) {
 		sock_put(sk);
 		return NULL;
 	}

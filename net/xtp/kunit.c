@@ -490,12 +490,12 @@ static void xtp_rcvq_gap_fill(struct kunit *test)
 	struct sk_buff *skb;
 	u64 seq;
 
-	xs->rcv_nxt = 1000;
-	xs->rcv_high = 1000;
+	xs->rcv.nxt = 1000;
+	xs->rcv.high = 1000;
 
 	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 1000, 100));
-	KUNIT_EXPECT_EQ(test, xs->rcv_nxt, 1100ULL);
-	KUNIT_EXPECT_EQ(test, xs->rcv_queued, 100U);
+	KUNIT_EXPECT_EQ(test, xs->rcv.nxt, 1100ULL);
+	KUNIT_EXPECT_EQ(test, xs->rcv.queued, 100U);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&sk->sk_receive_queue), 1U);
 	KUNIT_EXPECT_EQ(test, xtp_kt_spans(sk, spans, 4), 0U);
 
@@ -503,10 +503,10 @@ static void xtp_rcvq_gap_fill(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, xtp_kt_rcv(test, sk, 1200, 100));
 	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 1300, 100));
 	KUNIT_EXPECT_TRUE(test, xtp_kt_rcv(test, sk, 1500, 50));
-	KUNIT_EXPECT_EQ(test, xs->rcv_nxt, 1100ULL);
-	KUNIT_EXPECT_EQ(test, xs->rcv_high, 1550ULL);
-	KUNIT_EXPECT_EQ(test, xs->rcv_queued, 100U);
-	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->ooo_queue), 3U);
+	KUNIT_EXPECT_EQ(test, xs->rcv.nxt, 1100ULL);
+	KUNIT_EXPECT_EQ(test, xs->rcv.high, 1550ULL);
+	KUNIT_EXPECT_EQ(test, xs->rcv.queued, 100U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->rcv.ooo), 3U);
 
 	/* Spans merge adjacent packets and stop at the room given. */
 	KUNIT_ASSERT_EQ(test, xtp_kt_spans(sk, spans, 4), 2U);
@@ -519,10 +519,10 @@ static void xtp_rcvq_gap_fill(struct kunit *test)
 
 	/* The missing packet drains what follows it. */
 	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 1100, 100));
-	KUNIT_EXPECT_EQ(test, xs->rcv_nxt, 1400ULL);
-	KUNIT_EXPECT_EQ(test, xs->rcv_queued, 400U);
+	KUNIT_EXPECT_EQ(test, xs->rcv.nxt, 1400ULL);
+	KUNIT_EXPECT_EQ(test, xs->rcv.queued, 400U);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&sk->sk_receive_queue), 4U);
-	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->ooo_queue), 1U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->rcv.ooo), 1U);
 	KUNIT_ASSERT_EQ(test, xtp_kt_spans(sk, spans, 4), 1U);
 	KUNIT_EXPECT_EQ(test, spans[0].left, 1500ULL);
 
@@ -549,14 +549,14 @@ static void xtp_rcvq_duplicates(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 0, 100));
 	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 0, 100));
 	KUNIT_EXPECT_EQ(test, xs->mib.dup_data_in, 1ULL);
-	KUNIT_EXPECT_EQ(test, xs->rcv_queued, 100U);
+	KUNIT_EXPECT_EQ(test, xs->rcv.queued, 100U);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&sk->sk_receive_queue), 1U);
 
 	/* The same packet twice above a gap is kept once. */
 	KUNIT_EXPECT_TRUE(test, xtp_kt_rcv(test, sk, 300, 100));
 	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 300, 100));
 	KUNIT_EXPECT_EQ(test, xs->mib.dup_data_in, 2ULL);
-	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->ooo_queue), 1U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->rcv.ooo), 1U);
 	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_INDUPDATA) - dups, 2UL);
 
 	/* Overlapping packets above the gap make one span. */
@@ -567,15 +567,15 @@ static void xtp_rcvq_duplicates(struct kunit *test)
 
 	/* Half old, half new: only the new half becomes readable. */
 	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 50, 100));
-	KUNIT_EXPECT_EQ(test, xs->rcv_nxt, 150ULL);
-	KUNIT_EXPECT_EQ(test, xs->rcv_queued, 150U);
+	KUNIT_EXPECT_EQ(test, xs->rcv.nxt, 150ULL);
+	KUNIT_EXPECT_EQ(test, xs->rcv.queued, 150U);
 	tail = skb_peek_tail(&sk->sk_receive_queue);
 	KUNIT_ASSERT_NOT_NULL(test, tail);
 	KUNIT_EXPECT_EQ(test, XTP_SKB_CB(tail)->offset, 50U);
 
 	/* Empty DATA carries nothing. */
 	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 150, 0));
-	KUNIT_EXPECT_EQ(test, xs->rcv_nxt, 150ULL);
+	KUNIT_EXPECT_EQ(test, xs->rcv.nxt, 150ULL);
 	KUNIT_EXPECT_EQ(test, xs->mib.dup_data_in, 2ULL);
 }
 
@@ -586,17 +586,17 @@ static void xtp_rcvq_limits(struct kunit *test)
 	struct xtp_sock *xs = xtp_sk(sk);
 	unsigned long full = xtp_kt_mib(XTP_MIB_RCVBUFERRORS);
 
-	xs->rcv_wnd = 100;
+	xs->rcv.wnd = 100;
 	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 0, 150));
 	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 150, 100));
-	KUNIT_EXPECT_EQ(test, xs->rcv_nxt, 150ULL);
-	KUNIT_EXPECT_EQ(test, xs->rcv_queued, 150U);
+	KUNIT_EXPECT_EQ(test, xs->rcv.nxt, 150ULL);
+	KUNIT_EXPECT_EQ(test, xs->rcv.queued, 150U);
 	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_RCVBUFERRORS) - full, 1UL);
 
-	xs->rcv_wnd = XTP_DEFAULT_WINDOW;
+	xs->rcv.wnd = XTP_DEFAULT_WINDOW;
 	xs->close.wclose_rcvd = 1;
 	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 150, 100));
-	KUNIT_EXPECT_EQ(test, xs->rcv_nxt, 150ULL);
+	KUNIT_EXPECT_EQ(test, xs->rcv.nxt, 150ULL);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&sk->sk_receive_queue), 1U);
 }
 
@@ -611,17 +611,17 @@ static void xtp_rcvq_beyond_alloc(struct kunit *test)
 	struct sock *sk = xtp_kt_socket(test);
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	xs->rcv_nxt = 1000;
-	xs->rcv_high = 1000;
-	xs->rcv_alloc = 1500;
+	xs->rcv.nxt = 1000;
+	xs->rcv.high = 1000;
+	xs->rcv.alloc = 1500;
 	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 1450, 100));
 	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, U64_MAX - 10, 100));
-	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->ooo_queue), 0U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->rcv.ooo), 0U);
 	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_INBEYONDALLOC) - beyond, 2UL);
 	KUNIT_EXPECT_TRUE(test, xtp_kt_rcv(test, sk, 1400, 100));
-	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->ooo_queue), 1U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->rcv.ooo), 1U);
 	KUNIT_EXPECT_FALSE(test, xtp_kt_rcv(test, sk, 1000, 400));
-	KUNIT_EXPECT_EQ(test, xs->rcv_nxt, 1500ULL);
+	KUNIT_EXPECT_EQ(test, xs->rcv.nxt, 1500ULL);
 }
 
 static struct kunit_case xtp_rcvq_cases[] = {
@@ -662,9 +662,9 @@ static void xtp_kt_sent(struct kunit *test, struct sock *sk, u64 seq, u32 len,
 	XTP_SKB_CB(skb)->sent = 1;
 	XTP_SKB_CB(skb)->rtx = rtx;
 	KUNIT_EXPECT_TRUE(test, xtp_wmem_charge(sk, skb));
-	__skb_queue_tail(&xs->rtx_queue, skb);
-	xs->snd_queued += len;
-	xs->snd_nxt = max(xs->snd_nxt, seq + len);
+	__skb_queue_tail(&xs->snd.rtx, skb);
+	xs->snd.queued += len;
+	xs->snd.nxt = max(xs->snd.nxt, seq + len);
 }
 
 /* The @i-th packet of the retransmission queue (a blank one if none). */
@@ -675,7 +675,7 @@ static struct xtp_skb_cb *xtp_kt_cb(struct kunit *test, struct sock *sk,
 	struct sk_buff *skb;
 	int n = i;
 
-	skb_queue_walk(&xtp_sk(sk)->rtx_queue, skb)
+	skb_queue_walk(&xtp_sk(sk)->snd.rtx, skb)
 		if (!n--)
 			return XTP_SKB_CB(skb);
 	KUNIT_FAIL(test, "no packet %d on the retransmission queue", i);
@@ -699,10 +699,10 @@ static void xtp_kt_rtx_setup(struct sock *sk, u32 srtt_us, u32 rttvar_us)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	xs->snd_una = 1000;
-	xs->snd_nxt = 1000;
-	xs->srtt_us = srtt_us;
-	xs->rttvar_us = rttvar_us;
+	xs->snd.una = 1000;
+	xs->snd.nxt = 1000;
+	xs->rtt.srtt_us = srtt_us;
+	xs->rtt.rttvar_us = rttvar_us;
 }
 
 /*
@@ -728,7 +728,7 @@ static void xtp_recovery_spans(struct kunit *test)
 	/* SRTT 1 ms; an RTT variation of 10 s keeps deadlines far away. */
 	xtp_kt_rtx_setup(sk, 1000, 10 * USEC_PER_SEC);
 	xs->in_handshake = 1;	/* the handshake's end decides the window */
-	cwnd = xs->cwnd;
+	cwnd = xs->cc.cwnd;
 	xtp_kt_sent(test, sk, 1000, 100, base, false);
 	xtp_kt_sent(test, sk, 1100, 100, base + 1 * NSEC_PER_MSEC, false);
 	xtp_kt_sent(test, sk, 1200, 100, base + 10 * NSEC_PER_MSEC, false);
@@ -737,18 +737,19 @@ static void xtp_recovery_spans(struct kunit *test)
 
 	xtp_kt_ecntl(sk, &span_p2, 1);
 	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 2)->sacked);
-	KUNIT_EXPECT_EQ(test, xs->sacked_out, 100U);
-	KUNIT_EXPECT_EQ(test, xs->sack_newest_ns, base + 10 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, xs->rec.sacked_out, 100U);
+	KUNIT_EXPECT_EQ(test, xs->rec.sack_newest_ns,
+			base + 10 * NSEC_PER_MSEC);
 	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 0)->lost);
 	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 1)->lost);
 	KUNIT_EXPECT_FALSE(test, xtp_kt_cb(test, sk, 3)->lost);
 	KUNIT_EXPECT_FALSE(test, xtp_kt_cb(test, sk, 4)->lost);
-	KUNIT_EXPECT_EQ(test, xs->lost_out, 200U);
+	KUNIT_EXPECT_EQ(test, xs->rec.lost_out, 200U);
 	KUNIT_EXPECT_EQ(test, xs->mib.ecntl_losses, 2ULL);
 	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_ECNTLLOSSES) - losses, 2UL);
-	KUNIT_EXPECT_EQ(test, xs->cwnd, cwnd);
+	KUNIT_EXPECT_EQ(test, xs->cc.cwnd, cwnd);
 	/* The packet sent within the window waits for its deadline. */
-	KUNIT_EXPECT_TRUE(test, xs->reo_pending);
+	KUNIT_EXPECT_TRUE(test, xs->rec.reo_pending);
 	KUNIT_EXPECT_TRUE(test, hrtimer_is_queued(&xs->send_timer));
 	xtp_send_timer_stop(sk);
 	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&xs->send_timer));
@@ -757,30 +758,30 @@ static void xtp_recovery_spans(struct kunit *test)
 	xtp_kt_ecntl(sk, &span_p0, 1);
 	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 0)->sacked);
 	KUNIT_EXPECT_FALSE(test, xtp_kt_cb(test, sk, 0)->lost);
-	KUNIT_EXPECT_EQ(test, xs->sacked_out, 200U);
-	KUNIT_EXPECT_EQ(test, xs->lost_out, 100U);
+	KUNIT_EXPECT_EQ(test, xs->rec.sacked_out, 200U);
+	KUNIT_EXPECT_EQ(test, xs->rec.lost_out, 100U);
 	KUNIT_EXPECT_EQ(test, xs->mib.ecntl_losses, 2ULL);
 	xtp_send_timer_stop(sk);
 
 	/* Spans outside what was sent, or covering part of a packet. */
 	xtp_kt_ecntl(sk, others, ARRAY_SIZE(others));
-	KUNIT_EXPECT_EQ(test, xs->sacked_out, 200U);
+	KUNIT_EXPECT_EQ(test, xs->rec.sacked_out, 200U);
 	KUNIT_EXPECT_FALSE(test, xtp_kt_cb(test, sk, 3)->sacked);
 	xtp_send_timer_stop(sk);
 
 	/* After a handshake all that is not seen is lost. */
 	KUNIT_EXPECT_EQ(test, xtp_rtx_all_lost(sk), 2U);
-	KUNIT_EXPECT_EQ(test, xs->lost_out, 300U);
+	KUNIT_EXPECT_EQ(test, xs->rec.lost_out, 300U);
 	KUNIT_EXPECT_EQ(test, xtp_rtx_all_lost(sk), 0U);
 
 	/* RSEQ passes: unlinking takes the packet out of every count. */
-	xtp_rtx_unlink(sk, skb_peek(&xs->rtx_queue));	/* sacked */
-	KUNIT_EXPECT_EQ(test, xs->sacked_out, 100U);
-	KUNIT_EXPECT_EQ(test, xs->snd_queued, 400U);
-	xtp_rtx_unlink(sk, skb_peek(&xs->rtx_queue));	/* lost */
-	KUNIT_EXPECT_EQ(test, xs->lost_out, 200U);
-	KUNIT_EXPECT_EQ(test, xs->snd_queued, 300U);
-	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->rtx_queue), 3U);
+	xtp_rtx_unlink(sk, skb_peek(&xs->snd.rtx));	/* sacked */
+	KUNIT_EXPECT_EQ(test, xs->rec.sacked_out, 100U);
+	KUNIT_EXPECT_EQ(test, xs->snd.queued, 400U);
+	xtp_rtx_unlink(sk, skb_peek(&xs->snd.rtx));	/* lost */
+	KUNIT_EXPECT_EQ(test, xs->rec.lost_out, 200U);
+	KUNIT_EXPECT_EQ(test, xs->snd.queued, 300U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->snd.rtx), 3U);
 	release_sock(sk);
 }
 
@@ -801,7 +802,7 @@ static void xtp_recovery_deadline(struct kunit *test)
 	xtp_kt_ecntl(sk, &span, 1);
 	/* ... but a second old: past RTT (1 ms) + 4 x 0 + 2 ms. */
 	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 0)->lost);
-	KUNIT_EXPECT_FALSE(test, xtp_sk(sk)->reo_pending);
+	KUNIT_EXPECT_FALSE(test, xtp_sk(sk)->rec.reo_pending);
 	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&xtp_sk(sk)->send_timer));
 	release_sock(sk);
 
@@ -813,8 +814,8 @@ static void xtp_recovery_deadline(struct kunit *test)
 	xtp_kt_sent(test, sk2, 1100, 100, base + NSEC_PER_MSEC, false);
 	xtp_kt_ecntl(sk2, &span, 1);
 	KUNIT_EXPECT_FALSE(test, xtp_kt_cb(test, sk2, 0)->lost);
-	KUNIT_EXPECT_EQ(test, xtp_sk(sk2)->lost_out, 0U);
-	KUNIT_EXPECT_TRUE(test, xtp_sk(sk2)->reo_pending);
+	KUNIT_EXPECT_EQ(test, xtp_sk(sk2)->rec.lost_out, 0U);
+	KUNIT_EXPECT_TRUE(test, xtp_sk(sk2)->rec.reo_pending);
 	xtp_send_timer_stop(sk2);
 	release_sock(sk2);
 }
@@ -830,11 +831,11 @@ static void xtp_recovery_loss_cuts_window(struct kunit *test)
 	u32 cwnd, want;
 
 	lock_sock(sk);
-	xs->cc_id = XTP_CC_NEWRENO;
+	xs->cc.id = XTP_CC_NEWRENO;
 	xtp_cc_start(sk);
-	KUNIT_EXPECT_EQ(test, xs->cc_ops->id, XTP_CC_NEWRENO);
+	KUNIT_EXPECT_EQ(test, xs->cc.ops->id, XTP_CC_NEWRENO);
 	xtp_kt_rtx_setup(sk, 1000, 10 * USEC_PER_SEC);
-	cwnd = xs->cwnd;
+	cwnd = xs->cc.cwnd;
 	want = max_t(u32, cwnd / 2, 2 * xs->maxdata);
 	xtp_kt_sent(test, sk, 1000, 100, base, false);
 	xtp_kt_sent(test, sk, 1100, 100, base + 10 * NSEC_PER_MSEC, false);
@@ -843,16 +844,16 @@ static void xtp_recovery_loss_cuts_window(struct kunit *test)
 
 	xtp_kt_ecntl(sk, &s1, 1);
 	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 0)->lost);
-	KUNIT_EXPECT_TRUE(test, xs->in_recovery);
-	KUNIT_EXPECT_EQ(test, xs->recover, 1400ULL);
-	KUNIT_EXPECT_EQ(test, xs->cwnd, want);
-	KUNIT_EXPECT_EQ(test, xs->ssthresh, want);
+	KUNIT_EXPECT_TRUE(test, xs->cc.in_recovery);
+	KUNIT_EXPECT_EQ(test, xs->cc.recover, 1400ULL);
+	KUNIT_EXPECT_EQ(test, xs->cc.cwnd, want);
+	KUNIT_EXPECT_EQ(test, xs->cc.ssthresh, want);
 
 	/* A second loss in the same recovery does not cut again. */
 	xtp_kt_ecntl(sk, &s3, 1);
 	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 2)->lost);
 	KUNIT_EXPECT_EQ(test, xs->mib.ecntl_losses, 2ULL);
-	KUNIT_EXPECT_EQ(test, xs->cwnd, want);
+	KUNIT_EXPECT_EQ(test, xs->cc.cwnd, want);
 	xtp_send_timer_stop(sk);
 	release_sock(sk);
 }
@@ -873,26 +874,26 @@ static void xtp_recovery_spurious(struct kunit *test)
 	lock_sock(sk);
 	xtp_kt_rtx_setup(sk, USEC_PER_SEC, 0);
 	xs->in_handshake = 1;
-	KUNIT_EXPECT_EQ(test, xs->reo_mult, 1);
+	KUNIT_EXPECT_EQ(test, xs->rec.reo_mult, 1);
 	/* An old retransmission: needed. */
 	xtp_kt_sent(test, sk, 1000, 100, now - 2 * NSEC_PER_SEC, true);
 	/* Five fresh ones: spurious, but the tolerance stops at 4. */
 	for (i = 1; i <= 5; i++)
 		xtp_kt_sent(test, sk, 1000 + 100 * i, 100, now, true);
 	xtp_kt_ecntl(sk, &all, 1);
-	KUNIT_EXPECT_EQ(test, xs->reo_mult, 4);
+	KUNIT_EXPECT_EQ(test, xs->rec.reo_mult, 4);
 	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_SPURIOUSRTX) - spurious, 5UL);
-	KUNIT_EXPECT_EQ(test, xs->sacked_out, 600U);
+	KUNIT_EXPECT_EQ(test, xs->rec.sacked_out, 600U);
 
 	/* RSEQ covering a fresh retransmission not yet seen: also spurious. */
 	xtp_kt_sent(test, sk, 1600, 100, ktime_get_ns(), true);
-	while (skb_queue_len(&xs->rtx_queue) > 1)
-		xtp_rtx_unlink(sk, skb_peek(&xs->rtx_queue));
-	KUNIT_EXPECT_EQ(test, xs->sacked_out, 0U);
-	xtp_rtx_unlink(sk, skb_peek(&xs->rtx_queue));
+	while (skb_queue_len(&xs->snd.rtx) > 1)
+		xtp_rtx_unlink(sk, skb_peek(&xs->snd.rtx));
+	KUNIT_EXPECT_EQ(test, xs->rec.sacked_out, 0U);
+	xtp_rtx_unlink(sk, skb_peek(&xs->snd.rtx));
 	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_SPURIOUSRTX) - spurious, 6UL);
-	KUNIT_EXPECT_EQ(test, xs->snd_queued, 0U);
-	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&xs->rtx_queue));
+	KUNIT_EXPECT_EQ(test, xs->snd.queued, 0U);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&xs->snd.rtx));
 	release_sock(sk);
 }
 
@@ -927,7 +928,7 @@ static void xtp_pmtu_seg_fit(struct kunit *test)
 
 	lock_sock(sk);
 	xtp_kt_sent(test, sk, 1000, 1000, 5, false);
-	skb = skb_peek(&xs->rtx_queue);
+	skb = skb_peek(&xs->snd.rtx);
 	if (!skb)
 		goto out;
 	for (i = 0; i < 1000; i++)
@@ -935,8 +936,8 @@ static void xtp_pmtu_seg_fit(struct kunit *test)
 	XTP_SKB_CB(skb)->options = XTP_CMD_EOM | XTP_CMD_WCLOSE;
 	XTP_SKB_CB(skb)->lost = 1;
 	wmem = sk->sk_wmem_queued;
-	KUNIT_EXPECT_EQ(test, xtp_seg_fit(sk, &xs->rtx_queue, skb, 600), 0);
-	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->rtx_queue), 2U);
+	KUNIT_EXPECT_EQ(test, xtp_seg_fit(sk, &xs->snd.rtx, skb, 600), 0);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->snd.rtx), 2U);
 	a = xtp_kt_cb(test, sk, 0);
 	b = xtp_kt_cb(test, sk, 1);
 	KUNIT_EXPECT_EQ(test, skb->len, 600U);
@@ -947,17 +948,17 @@ static void xtp_pmtu_seg_fit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->options, XTP_CMD_EOM | XTP_CMD_WCLOSE);
 	KUNIT_EXPECT_TRUE(test, b->lost && b->sent);
 	KUNIT_EXPECT_EQ(test, b->xmit_ns, 5ULL);
-	p = skb_peek_tail(&xs->rtx_queue)->data;
-	KUNIT_EXPECT_EQ(test, skb_peek_tail(&xs->rtx_queue)->len, 400U);
+	p = skb_peek_tail(&xs->snd.rtx)->data;
+	KUNIT_EXPECT_EQ(test, skb_peek_tail(&xs->snd.rtx)->len, 400U);
 	for (i = 0; i < 600; i++)
 		bad += skb->data[i] != (u8)(i * 7);
 	for (i = 0; i < 400; i++)
 		bad += p[i] != (u8)((600 + i) * 7);
 	KUNIT_EXPECT_EQ(test, bad, 0);
 	KUNIT_EXPECT_EQ(test, sk->sk_wmem_queued,
-			wmem + (int)skb_peek_tail(&xs->rtx_queue)->truesize);
+			wmem + (int)skb_peek_tail(&xs->snd.rtx)->truesize);
 	/* Both halves acknowledged: every byte charged is given back. */
-	while ((skb = skb_peek(&xs->rtx_queue)))
+	while ((skb = skb_peek(&xs->snd.rtx)))
 		xtp_rtx_unlink(sk, skb);
 	KUNIT_EXPECT_EQ(test, sk->sk_wmem_queued, 0);
 	KUNIT_EXPECT_EQ(test, sk->sk_forward_alloc % (int)PAGE_SIZE, 0);
@@ -996,7 +997,7 @@ static void xtp_pmtu_blackhole(struct kunit *test)
 	/* RSEQ moved: the count starts again. */
 	xs->probe_data = 0;
 	xtp_mtu_handshake_end(sk);
-	xs->snd_una = 1100;
+	xs->snd.una = 1100;
 	xtp_mtu_handshake_end(sk);
 	xtp_mtu_handshake_end(sk);
 	KUNIT_EXPECT_EQ(test, xs->probe_data, 0);

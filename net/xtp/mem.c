@@ -75,7 +75,7 @@ bool xtp_rmem_schedule(struct sock *sk, struct sk_buff *skb, u64 seq)
 	struct xtp_sock *xs = xtp_sk(sk);
 
 	return sk_rmem_schedule(sk, skb, skb->truesize) ||
-	       (seq == xs->rcv_nxt && READ_ONCE(xs->peer_valid) &&
+	       (seq == xs->rcv.nxt && READ_ONCE(xs->av.valid) &&
 		skb->truesize <= XTP_MEM_FORCE_MAX &&
 		skb_queue_empty(&sk->sk_receive_queue));
 }
@@ -118,11 +118,11 @@ void xtp_wmem_purge(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	skb_queue_purge(&xs->rtx_queue);
+	skb_queue_purge(&xs->snd.rtx);
 	__skb_queue_purge(&sk->sk_write_queue);
 	sk_mem_uncharge(sk, sk->sk_wmem_queued);
 	WRITE_ONCE(sk->sk_wmem_queued, 0);
-	xs->snd_queued = 0;
+	xs->snd.queued = 0;
 }
 
 /*

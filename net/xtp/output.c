@@ -27,7 +27,7 @@
  * xtp_rcv_alloc() - the ALLOC to advertise
  * @sk: the context
  *
- * The window is @rcv_wnd (a quarter of SO_RCVBUF, which the kernel keeps
+ * The window is &xtp_rcv.wnd (a quarter of SO_RCVBUF, which the kernel keeps
  * doubled) beyond RSEQ while no more than that is waiting to be read, and
  * shrinks as unread data grows towards twice that, the most the receive
  * queue holds.  ALLOC never moves back below what was advertised.
@@ -42,21 +42,21 @@ static u64 xtp_rcv_alloc(struct sock *sk)
 
 	/* SO_RCVBUF may change at any time; the default gives 90000. */
 	rcvbuf = READ_ONCE(sk->sk_rcvbuf);
-	xs->rcv_wnd = rcvbuf / 4;
-	limit = 2ULL * xs->rcv_wnd;
+	xs->rcv.wnd = rcvbuf / 4;
+	limit = 2ULL * xs->rcv.wnd;
 	/*
 	 * Queued packets cost their truesize, up to about twice their
 	 * payload: keep what we allow within what the buffer can still take.
 	 */
 	mem = atomic_read(&sk->sk_rmem_alloc);
-	if (xs->rcv_queued < limit && mem < rcvbuf)
-		win = min3((u64)xs->rcv_wnd, limit - xs->rcv_queued,
+	if (xs->rcv.queued < limit && mem < rcvbuf)
+		win = min3((u64)xs->rcv.wnd, limit - xs->rcv.queued,
 			   (u64)(rcvbuf - mem) / 2);
 	/* Under memory pressure, as TCP: a few packets more at most. */
 	if (sk_under_memory_pressure(sk))
 		win = min_t(u64, win, 4 * xtp_seg_max(sk));
-	alloc = xs->rcv_nxt + win;
-	return max(alloc, xs->rcv_alloc);
+	alloc = xs->rcv.nxt + win;
+	return max(alloc, xs->rcv.alloc);
 }
 
 /* The ALLOC that goes out now: remembered, it never moves back. */
@@ -65,8 +65,8 @@ static u64 xtp_advertise_alloc(struct sock *sk)
 	struct xtp_sock *xs = xtp_sk(sk);
 	u64 alloc = xtp_rcv_alloc(sk);
 
-	xtp_tune_offer(sk, xs->rcv_alloc, alloc);
-	xs->rcv_alloc = alloc;
+	xtp_tune_offer(sk, xs->rcv.alloc, alloc);
+	xs->rcv.alloc = alloc;
 	return alloc;
 }
 
@@ -97,14 +97,14 @@ static void xtp_fill_hdr(struct sock *sk, struct xtp_wire_pkt *pkt,
 	}
 	pkt->hdr.options = options;
 	pkt->hdr.sync = xs->sync;
-	pkt->hdr.seq = xs->snd_nxt;
+	pkt->hdr.seq = xs->snd.nxt;
 }
 
 static void xtp_fill_ctl(struct sock *sk, struct xtp_wire_pkt *pkt)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	pkt->ctl.rseq = xs->rcv_nxt;
+	pkt->ctl.rseq = xs->rcv.nxt;
 	pkt->ctl.alloc = xtp_advertise_alloc(sk);
 	pkt->ctl.echo = xs->echo;
 }
@@ -203,10 +203,10 @@ static void xtp_first_fit(struct sock *sk, struct sk_buff *data)
 	struct sk_buff *rest;
 
 	if (data->len <= room ||
-	    xtp_seg_fit(sk, &xs->rtx_queue, data, room))
+	    xtp_seg_fit(sk, &xs->snd.rtx, data, room))
 		return;
-	rest = skb_peek_next(data, &xs->rtx_queue);
-	__skb_unlink(rest, &xs->rtx_queue);
+	rest = skb_peek_next(data, &xs->snd.rtx);
+	__skb_unlink(rest, &xs->snd.rtx);
 	XTP_SKB_CB(rest)->sent = 0;
 	__skb_queue_head(&sk->sk_write_queue, rest);
 }
@@ -228,12 +228,12 @@ int xtp_send_first(struct sock *sk)
 	struct sk_buff *data;
 	u32 opt = XTP_CMD_SREQ;
 
-	data = skb_peek(&xs->rtx_queue);
+	data = skb_peek(&xs->snd.rtx);
 	if (!data) {
 		data = skb_peek(&sk->sk_write_queue);
 		if (data) {
 			__skb_unlink(data, &sk->sk_write_queue);
-			__skb_queue_tail(&xs->rtx_queue, data);
+			__skb_queue_tail(&xs->snd.rtx, data);
 		}
 	}
 	if (data) {
@@ -245,7 +245,7 @@ int xtp_send_first(struct sock *sk)
 	}
 	if (opt & XTP_CMD_WCLOSE)
 		xs->close.wclose_sent = 1;
-	xs->snd_nxt = XTP_FIRST_SEGS_LEN + (data ? data->len : 0);
+	xs->snd.nxt = XTP_FIRST_SEGS_LEN + (data ? data->len : 0);
 	xtp_fill_hdr(sk, &pkt, XTP_PF_FIRST, opt);
 	pkt.hdr.key = xs->lkey;
 	pkt.hdr.seq = xs->close.rclose_sent ? 0 : xtp_advertise_alloc(sk);
@@ -350,8 +350,8 @@ static struct sk_buff *xtp_next_to_send(struct sock *sk)
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct sk_buff *skb;
 
-	if (xs->lost_out)
-		skb_queue_walk(&xs->rtx_queue, skb)
+	if (xs->rec.lost_out)
+		skb_queue_walk(&xs->snd.rtx, skb)
 			if (XTP_SKB_CB(skb)->lost)
 				return skb;
 	return skb_peek(&sk->sk_write_queue);
@@ -370,10 +370,10 @@ static bool xtp_window_admits(struct sock *sk, const struct sk_buff *skb)
 	bool alloc_ok;
 
 	alloc_ok = XTP_SKB_CB(skb)->lost ||
-		   XTP_SKB_CB(skb)->seq + skb->len <= xs->snd_alloc;
-	if (alloc_ok && (!flight || flight + skb->len <= xs->cwnd))
+		   XTP_SKB_CB(skb)->seq + skb->len <= xs->snd.alloc;
+	if (alloc_ok && (!flight || flight + skb->len <= xs->cc.cwnd))
 		return true;
-	xs->app_limited = !alloc_ok;
+	xs->cc.app_limited = !alloc_ok;
 	if (!xs->fc_blocked) {
 		xs->fc_blocked = 1;
 		xs->mib.fc_wait++;
@@ -389,11 +389,11 @@ static void xtp_commit(struct sock *sk, struct sk_buff *skb)
 
 	if (cb->lost) {
 		cb->lost = 0;
-		xs->lost_out -= skb->len;
+		xs->rec.lost_out -= skb->len;
 	} else {
 		__skb_unlink(skb, &sk->sk_write_queue);
-		__skb_queue_tail(&xs->rtx_queue, skb);
-		xs->snd_nxt = cb->seq + skb->len;
+		__skb_queue_tail(&xs->snd.rtx, skb);
+		xs->snd.nxt = cb->seq + skb->len;
 	}
 	xtp_pacing_sent(sk, skb->len);
 }
@@ -408,7 +408,7 @@ static u32 xtp_ack_request(struct xtp_sock *xs, bool must)
 	if (!must && ++xs->sreq_count < xs->sreq_freq)
 		return 0;
 	xs->sreq_count = 0;
-	if (must || xs->rtt_nodecouple || !xtp_rtt_cache_busy(xs))
+	if (must || xs->rtt.nodecouple || !xtp_rtt_cache_busy(xs))
 		return XTP_CMD_SREQ;
 	xs->snd_edge = !xs->snd_edge;
 	xs->mib.edgebit_set++;
@@ -436,14 +436,14 @@ void xtp_push(struct sock *sk)
 	if (sk->sk_state != XTP_SS_ACTIVE || xs->released ||
 	    xs->close.end_sent || xs->in_handshake)
 		return;
-	if (xs->reo_pending)
+	if (xs->rec.reo_pending)
 		xtp_rtx_detect(sk);
 	seg = xtp_seg_max(sk);
 	/* Each round takes a packet off the lost list or the write queue. */
 	for (n = 0; n < U16_MAX; n++) {
 		skb = xtp_next_to_send(sk);
 		if (!skb) {
-			xs->app_limited = 1;
+			xs->cc.app_limited = 1;
 			break;
 		}
 		/*
@@ -453,14 +453,14 @@ void xtp_push(struct sock *sk)
 		lim = min(seg, xtp_av_data_room(sk));
 		if (!lim || (skb->len > lim &&
 			     xtp_seg_fit(sk, XTP_SKB_CB(skb)->lost ?
-					 &xs->rtx_queue : &sk->sk_write_queue,
+					 &xs->snd.rtx : &sk->sk_write_queue,
 					 skb, lim)))
 			break;
 		if (!xtp_window_admits(sk, skb))
 			break;
 		if (xtp_pacing_wait(sk)) {
 			xs->mib.rc_wait++;
-			xs->app_limited = 0;
+			xs->cc.app_limited = 0;
 			paced = true;
 			break;
 		}
@@ -488,22 +488,22 @@ void xtp_push(struct sock *sk)
 void xtp_read_done(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
-	u64 old = xs->rcv_alloc, alloc;
+	u64 old = xs->rcv.alloc, alloc;
 	bool grew;
 
 	if (sk->sk_state != XTP_SS_ACTIVE || xs->released || xs->close.end_sent)
 		return;
 	grew = xtp_tune_rcvbuf(sk);
-	if (xs->rcv_dreq && xs->rcv_nxt - xs->rcv_queued >= xs->rcv_dreq) {
-		xs->rcv_dreq = 0;
+	if (xs->rcv.dreq && xs->rcv.nxt - xs->rcv.queued >= xs->rcv.dreq) {
+		xs->rcv.dreq = 0;
 		xtp_send_cntl(sk, 0);
 		return;
 	}
 	if (xs->close.wclose_rcvd)
 		return;
-	/* xtp_rcv_alloc() also sets rcv_wnd from the buffer. */
+	/* xtp_rcv_alloc() also sets rcv.wnd from the buffer. */
 	alloc = xtp_rcv_alloc(sk);
-	if (grew || alloc >= old + xs->rcv_wnd / 2)
+	if (grew || alloc >= old + xs->rcv.wnd / 2)
 		xtp_send_cntl(sk, 0);
 }
 

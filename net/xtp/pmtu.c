@@ -140,11 +140,11 @@ static void xtp_mtu_shrunk(struct sock *sk, u32 seg)
 			xtp_send_first(sk);
 		return;
 	}
-	skb_queue_walk(&xs->rtx_queue, skb) {
+	skb_queue_walk(&xs->snd.rtx, skb) {
 		cb = XTP_SKB_CB(skb);
 		if (skb->len > seg && cb->sent && !cb->sacked && !cb->lost) {
 			cb->lost = 1;
-			xs->lost_out += skb->len;
+			xs->rec.lost_out += skb->len;
 		}
 	}
 	xtp_push(sk);
@@ -206,12 +206,12 @@ void xtp_mtu_icmp(struct sock *sk, u32 mtu)
 void xtp_mtu_handshake_end(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
-	struct sk_buff *head = skb_peek(&xs->rtx_queue);
+	struct sk_buff *head = skb_peek(&xs->snd.rtx);
 	u32 seg = xtp_seg_limit(xs);
 
-	if (!head || xs->snd_una != xs->stuck_una || head->len < seg ||
+	if (!head || xs->snd.una != xs->stuck_una || head->len < seg ||
 	    seg <= XTP_MIN_PROBE_DATA) {
-		xs->stuck_una = xs->snd_una;
+		xs->stuck_una = xs->snd.una;
 		xs->stuck_count = 0;
 		return;
 	}

@@ -167,8 +167,8 @@ static int xtp_socks_show(struct seq_file *seq, void *v)
 		   &sk->sk_daddr, ntohs(sk->sk_dport),
 		   xtp_state_name(READ_ONCE(sk->sk_state)),
 		   READ_ONCE(xs->lkey), READ_ONCE(xs->pkey),
-		   READ_ONCE(xs->snd_una), READ_ONCE(xs->snd_nxt),
-		   READ_ONCE(xs->rcv_nxt), READ_ONCE(sk->sk_wmem_queued),
+		   READ_ONCE(xs->snd.una), READ_ONCE(xs->snd.nxt),
+		   READ_ONCE(xs->rcv.nxt), READ_ONCE(sk->sk_wmem_queued),
 		   sk_rmem_alloc_get(sk),
 		   from_kuid_munged(seq_user_ns(seq), sock_i_uid(sk)),
 		   sock_i_ino(sk), atomic_read(&sk->sk_drops));

@@ -30,17 +30,17 @@ static void xtp_rtx_check_spurious(struct sock *sk, struct sk_buff *skb)
 	u64 since = ktime_get_ns() - XTP_SKB_CB(skb)->xmit_ns;
 
 	if (!XTP_SKB_CB(skb)->rtx ||
-	    since >= (u64)xs->srtt_us * NSEC_PER_USEC / 2)
+	    since >= (u64)xs->rtt.srtt_us * NSEC_PER_USEC / 2)
 		return;
 	XTP_INC_STATS(sock_net(sk), XTP_MIB_SPURIOUSRTX);
-	if (xs->reo_mult < 4)
-		xs->reo_mult++;
+	if (xs->rec.reo_mult < 4)
+		xs->rec.reo_mult++;
 }
 
 /**
  * xtp_rtx_unlink() - RSEQ passed @skb: drop it from the retransmission queue
  * @sk: the context, locked
- * @skb: the head of xtp_sk(sk)->rtx_queue
+ * @skb: the head of xtp_sk(sk)->snd.rtx
  */
 void xtp_rtx_unlink(struct sock *sk, struct sk_buff *skb)
 {
@@ -48,12 +48,12 @@ void xtp_rtx_unlink(struct sock *sk, struct sk_buff *skb)
 
 	if (!XTP_SKB_CB(skb)->sacked)
 		xtp_rtx_check_spurious(sk, skb);
-	__skb_unlink(skb, &xs->rtx_queue);
+	__skb_unlink(skb, &xs->snd.rtx);
 	if (XTP_SKB_CB(skb)->sacked)
-		xs->sacked_out -= skb->len;
+		xs->rec.sacked_out -= skb->len;
 	if (XTP_SKB_CB(skb)->lost)
-		xs->lost_out -= skb->len;
-	xs->snd_queued -= skb->len;
+		xs->rec.lost_out -= skb->len;
+	xs->snd.queued -= skb->len;
 	xtp_wmem_uncharge(sk, skb);
 	/* Delivered, not dropped: drop monitors must not see it. */
 	consume_skb(skb);
@@ -65,7 +65,7 @@ static void xtp_mark_lost(struct sock *sk, struct sk_buff *skb)
 	struct xtp_sock *xs = xtp_sk(sk);
 
 	XTP_SKB_CB(skb)->lost = 1;
-	xs->lost_out += skb->len;
+	xs->rec.lost_out += skb->len;
 }
 
 /**
@@ -90,14 +90,15 @@ void xtp_rtx_detect(struct sock *sk)
 	struct sk_buff *skb;
 	u32 lost = 0;
 
-	xs->reo_pending = 0;
-	xtp_sack_windows(xs->srtt_us, xs->rttvar_us, xs->reo_mult, &reo, &rtt);
+	xs->rec.reo_pending = 0;
+	xtp_sack_windows(xs->rtt.srtt_us, xs->rtt.rttvar_us, xs->rec.reo_mult,
+			 &reo, &rtt);
 	now = ktime_get_ns();
-	skb_queue_walk(&xs->rtx_queue, skb) {
+	skb_queue_walk(&xs->snd.rtx, skb) {
 		cb = XTP_SKB_CB(skb);
 		if (cb->sacked || cb->lost)
 			continue;
-		switch (xtp_sack_judge(cb->xmit_ns, xs->sack_newest_ns, reo,
+		switch (xtp_sack_judge(cb->xmit_ns, xs->rec.sack_newest_ns, reo,
 				       rtt, now, &due)) {
 		case XTP_SACK_LOST:
 			xtp_mark_lost(sk, skb);
@@ -111,7 +112,7 @@ void xtp_rtx_detect(struct sock *sk)
 		}
 	}
 	if (next != U64_MAX) {
-		xs->reo_pending = 1;
+		xs->rec.reo_pending = 1;
 		xtp_send_timer_at(sk, next);
 	}
 	if (!lost)
@@ -119,7 +120,7 @@ void xtp_rtx_detect(struct sock *sk)
 	xs->mib.ecntl_losses += lost;
 	XTP_ADD_STATS(sock_net(sk), XTP_MIB_ECNTLLOSSES, lost);
 	if (!xs->in_handshake)
-		xs->cc_ops->loss(sk);
+		xs->cc.ops->loss(sk);
 	trace_xtp_loss(sk, lost);
 }
 
@@ -138,19 +139,20 @@ void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt)
 	struct xtp_skb_cb *cb;
 	struct sk_buff *skb;
 
-	skb_queue_walk(&xs->rtx_queue, skb) {
+	skb_queue_walk(&xs->snd.rtx, skb) {
 		cb = XTP_SKB_CB(skb);
 		if (cb->sacked ||
 		    !xtp_sack_covers(pkt, nspan, cb->seq, cb->seq + skb->len))
 			continue;
 		xtp_rtx_check_spurious(sk, skb);
 		cb->sacked = 1;
-		xs->sacked_out += skb->len;
+		xs->rec.sacked_out += skb->len;
 		if (cb->lost) {
 			cb->lost = 0;
-			xs->lost_out -= skb->len;
+			xs->rec.lost_out -= skb->len;
 		}
-		xs->sack_newest_ns = max(xs->sack_newest_ns, cb->xmit_ns);
+		xs->rec.sack_newest_ns = max(xs->rec.sack_newest_ns,
+					     cb->xmit_ns);
 	}
 	xtp_rtx_detect(sk);
 }
@@ -168,7 +170,7 @@ u32 xtp_rtx_all_lost(struct sock *sk)
 	struct sk_buff *skb;
 	u32 n = 0;
 
-	skb_queue_walk(&xs->rtx_queue, skb) {
+	skb_queue_walk(&xs->snd.rtx, skb) {
 		if (!XTP_SKB_CB(skb)->sacked && !XTP_SKB_CB(skb)->lost) {
 			xtp_mark_lost(sk, skb);
 			n++;
@@ -192,7 +194,7 @@ u32 xtp_rcv_spans(const struct xtp_sock *xs, struct xtp_wire_span *spans,
 	struct sk_buff *skb;
 	u32 n = 0;
 
-	skb_queue_walk(&xs->ooo_queue, skb)
+	skb_queue_walk(&xs->rcv.ooo, skb)
 		n = xtp_sack_add(spans, n, max, XTP_SKB_CB(skb)->seq,
 				 XTP_SKB_CB(skb)->seq + skb->len);
 	return n;

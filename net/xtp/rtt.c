@@ -16,24 +16,26 @@
 
 static struct xtp_rtt_slot *xtp_rtt_slot(struct xtp_sock *xs, u32 sync)
 {
-	return &xs->rttc[sync % xs->rtt_cache_sz];
+	return &xs->rtt.cache[sync % xs->rtt.cache_sz];
 }
 
 /* RFC 6298 gains; the WTIMER doubles the result (timer.c). */
 static void xtp_rtt_sample(struct xtp_sock *xs, u32 m)
 {
+	struct xtp_rtt *r = &xs->rtt;
+
 	if (!m)
 		m = 1;
-	if (!xs->min_rtt_us || m < xs->min_rtt_us)
-		xs->min_rtt_us = m;
-	if (!xs->srtt_us) {
-		xs->srtt_us = m;
-		xs->rttvar_us = m / 2;
+	if (!r->min_rtt_us || m < r->min_rtt_us)
+		r->min_rtt_us = m;
+	if (!r->srtt_us) {
+		r->srtt_us = m;
+		r->rttvar_us = m / 2;
 	} else {
-		u32 err = xs->srtt_us > m ? xs->srtt_us - m : m - xs->srtt_us;
+		u32 err = r->srtt_us > m ? r->srtt_us - m : m - r->srtt_us;
 
-		xs->rttvar_us = xs->rttvar_us - xs->rttvar_us / 4 + err / 4;
-		xs->srtt_us = xs->srtt_us - xs->srtt_us / 8 + m / 8;
+		r->rttvar_us = r->rttvar_us - r->rttvar_us / 4 + err / 4;
+		r->srtt_us = r->srtt_us - r->srtt_us / 8 + m / 8;
 	}
 	xs->mib.rtt_updates++;
 }
@@ -75,7 +77,8 @@ void xtp_rtt_echo(struct xtp_sock *xs, u32 echo)
 static bool xtp_rtt_slot_waiting(const struct xtp_sock *xs, u32 sync,
 				 u64 now, u64 horizon)
 {
-	const struct xtp_rtt_slot *slot = &xs->rttc[sync % xs->rtt_cache_sz];
+	const struct xtp_rtt_slot *slot =
+		&xs->rtt.cache[sync % xs->rtt.cache_sz];
 
 	return slot->sync && now - slot->sent_ns < horizon;
 }

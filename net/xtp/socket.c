@@ -34,14 +34,14 @@ static int xtp_init_sock(struct sock *sk)
 	xs->ctimer_tmo = XTP_DEFAULT_CTIMER;
 	xs->ctimeout_tmo = XTP_DEFAULT_CTIMEOUT;
 	xs->zombie_tmo = XTP_DEFAULT_ZOMBIE;
-	xs->cc_id = READ_ONCE(xtp_net(sock_net(sk))->cc);
-	xs->rtt_cache_sz = XTP_RTT_CACHE_MAX;
+	xs->cc.id = READ_ONCE(xtp_net(sock_net(sk))->cc);
+	xs->rtt.cache_sz = XTP_RTT_CACHE_MAX;
 	/* net.xtp.rmem's default gives LinuxXTP's window of 90000. */
 	sk->sk_rcvbuf = max_t(int, READ_ONCE(sysctl_xtp_rmem[1]),
 			      SOCK_MIN_RCVBUF);
 	sk->sk_sndbuf = max_t(int, READ_ONCE(sysctl_xtp_wmem[1]),
 			      SOCK_MIN_SNDBUF);
-	xs->rcv_wnd = XTP_DEFAULT_WINDOW;
+	xs->rcv.wnd = XTP_DEFAULT_WINDOW;
 	sock_set_flag(sk, SOCK_RCU_FREE);
 	/*
 	 * Room comes from acknowledgements (xtp_write_space()), not from
@@ -124,10 +124,10 @@ static int xtp_start_connect(struct sock *sk, const struct sockaddr_in *sin,
 		return err;
 	}
 	WRITE_ONCE(sk->sk_err, 0);
-	xs->rcv_wnd = READ_ONCE(sk->sk_rcvbuf) / 4;
+	xs->rcv.wnd = READ_ONCE(sk->sk_rcvbuf) / 4;
 	if (xs->service == XTP_SERVICE_FILETRANSFER)
 		xs->close.rclose_sent = 1;	/* we will not receive */
-	xs->write_seq = XTP_FIRST_SEGS_LEN;
+	xs->snd.write_seq = XTP_FIRST_SEGS_LEN;
 	inet_sk_set_state(sk, XTP_SS_FIRST_SENT);
 	xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
 	XTP_INC_STATS(sock_net(sk), XTP_MIB_ACTIVEOPENS);
@@ -424,7 +424,8 @@ static int xtp_queue_user(struct sock *sk, struct msghdr *msg, size_t size,
 		u32 seg = xtp_seg_max(sk);
 
 		/* A FIRST's segments take room from its data. */
-		if (xs->first_pending && xs->write_seq == XTP_FIRST_SEGS_LEN)
+		if (xs->first_pending &&
+		    xs->snd.write_seq == XTP_FIRST_SEGS_LEN)
 			seg -= XTP_FIRST_SEGS_LEN;
 		seg = min_t(size_t, seg, size - copied);
 		if (sk->sk_wmem_queued >= READ_ONCE(sk->sk_sndbuf)) {
@@ -442,7 +443,7 @@ static int xtp_queue_user(struct sock *sk, struct msghdr *msg, size_t size,
 		}
 		/* The first data of empty queues goes whatever the limits. */
 		if (skb_queue_empty(&sk->sk_write_queue) &&
-		    skb_queue_empty(&xs->rtx_queue)) {
+		    skb_queue_empty(&xs->snd.rtx)) {
 			xtp_wmem_force(sk, skb);
 		} else if (!xtp_wmem_charge(sk, skb)) {
 			/* net.xtp.mem or the cgroup: wait as TCP does. */
@@ -462,9 +463,9 @@ static int xtp_queue_user(struct sock *sk, struct msghdr *msg, size_t size,
 			break;
 		}
 		memset(XTP_SKB_CB(skb), 0, sizeof(struct xtp_skb_cb));
-		XTP_SKB_CB(skb)->seq = xs->write_seq;
-		xs->write_seq += seg;
-		xs->snd_queued += seg;
+		XTP_SKB_CB(skb)->seq = xs->snd.write_seq;
+		xs->snd.write_seq += seg;
+		xs->snd.queued += seg;
 		__skb_queue_tail(&sk->sk_write_queue, skb);
 		copied += seg;
 	}
@@ -615,7 +616,7 @@ static bool xtp_drop_rest(struct sock *sk)
 	while (xs->rcv_trunc && (skb = skb_peek(&sk->sk_receive_queue))) {
 		if (XTP_SKB_CB(skb)->options & XTP_CMD_EOM)
 			xs->rcv_trunc = 0;
-		xs->rcv_queued -= skb->len - XTP_SKB_CB(skb)->offset;
+		xs->rcv.queued -= skb->len - XTP_SKB_CB(skb)->offset;
 		__skb_unlink(skb, &sk->sk_receive_queue);
 		consume_skb(skb);
 	}
@@ -654,7 +655,7 @@ static int xtp_consume(struct sock *sk, struct msghdr *msg, size_t len,
 			n = skb->len - off;
 		}
 		XTP_SKB_CB(skb)->offset += n;
-		xs->rcv_queued -= n;
+		xs->rcv.queued -= n;
 		if (XTP_SKB_CB(skb)->offset == skb->len) {
 			__skb_unlink(skb, &sk->sk_receive_queue);
 			consume_skb(skb);
@@ -711,7 +712,7 @@ static int xtp_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 				continue;
 			}
 			/* MSG_WAITALL with MSG_PEEK waits for all of it too. */
-			if (xs->rcv_queued >= target || xtp_rcv_done(sk) ||
+			if (xs->rcv.queued >= target || xtp_rcv_done(sk) ||
 			    !timeo) {
 				err = xtp_peek(sk, msg, len);
 				break;
@@ -874,7 +875,7 @@ static void xtp_close(struct sock *sk, long timeout)
 		/* nothing left */
 	} else if (sk->sk_state == XTP_SS_CLOSED) {
 		xtp_ctx_done(sk, 0);
-	} else if (xs->rcv_queued || xs->close.method == XTP_TEARDOWN_ABORT ||
+	} else if (xs->rcv.queued || xs->close.method == XTP_TEARDOWN_ABORT ||
 		   (sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) ||
 		   sk->sk_state == XTP_SS_FIRST_SENT) {
 		/* Unread data or SO_LINGER 0: AbortClose, as TCP resets. */
@@ -882,7 +883,7 @@ static void xtp_close(struct sock *sk, long timeout)
 	} else if (!xs->close.end_sent) {
 		xtp_close_outbound(sk);
 		if (!xs->released && !xs->close.end_sent) {
-			xs->close_una = xs->snd_una;
+			xs->snd.close_una = xs->snd.una;
 			xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
 		}
 		if (timeout && sock_flag(sk, SOCK_LINGER)) {
@@ -980,16 +981,16 @@ static int xtp_setsockopt_int(struct sock *sk, int optname, int val)
 	case XTPSOCK_RTT_CACHE_SIZE:
 		if (val < 1 || val > 10)
 			return -EINVAL;
-		xs->rtt_cache_sz = val;
+		xs->rtt.cache_sz = val;
 		return 0;
 	case XTPSOCK_LN_THRESH:
 	case XTPSOCK_INIT_TRAINSIZE:
 		if (val < xs->maxdata)
 			return -EINVAL;
 		if (optname == XTPSOCK_LN_THRESH)
-			xs->ln_thresh = val;
+			xs->cc.ln_thresh = val;
 		else
-			xs->init_trainsize = val;
+			xs->cc.init_trainsize = val;
 		return 0;
 	case XTPSOCK_WTIMER_TMO:
 		if (val < 0 || val > XTP_WTIMER_MAX_MS)
@@ -1012,7 +1013,7 @@ static int xtp_setsockopt_int(struct sock *sk, int optname, int val)
 		xs->nb_connect = !!val;
 		return 0;
 	case XTPSOCK_RTT_NODECOUPLE:
-		xs->rtt_nodecouple = !!val;
+		xs->rtt.nodecouple = !!val;
 		return 0;
 	case XTPSOCK_NO_ATMAP_TIMER:
 		xs->no_atm_timer = !!val;
@@ -1031,7 +1032,7 @@ static int xtp_setsockopt_int(struct sock *sk, int optname, int val)
 			return -EINVAL;
 		if (!xtp_setup_phase(sk))
 			return -EISCONN;
-		xs->cc_id = val;
+		xs->cc.id = val;
 		xtp_cc_start(sk);
 		return 0;
 	}
@@ -1094,10 +1095,10 @@ static int xtp_getsockopt_int(struct sock *sk, int optname, int *val)
 		*val = xs->nb_connect;
 		break;
 	case XTPSOCK_RTT_NODECOUPLE:
-		*val = xs->rtt_nodecouple;
+		*val = xs->rtt.nodecouple;
 		break;
 	case XTPSOCK_RTT_CACHE_SIZE:
-		*val = xs->rtt_cache_sz;
+		*val = xs->rtt.cache_sz;
 		break;
 	case XTPSOCK_WTIMER_TMO:
 		*val = xs->wtimer_cfg ? xs->wtimer_cfg : xtp_wtimer_ms(xs);
@@ -1121,7 +1122,7 @@ static int xtp_getsockopt_int(struct sock *sk, int optname, int *val)
 		*val = xs->fastnak;
 		break;
 	case XTPSOCK_CONGESTION:
-		*val = xs->cc_id;
+		*val = xs->cc.id;
 		break;
 	default:
 		return -ENOPROTOOPT;
@@ -1138,19 +1139,19 @@ static void xtp_fill_mibstat(struct sock *sk, struct xtp_mibstat *m)
 	m->teardown_type = xs->close.method;
 	m->profile_type = xs->profile;
 	m->sreq_freq = xs->sreq_freq;
-	m->trainsize = xs->cwnd;
-	m->cong_trainsize = xs->cwnd;
-	m->linear_thresh = xs->ssthresh;
-	m->linear_count = xs->cwnd_count;
-	m->cc = xs->cc_id;
-	m->rtt_cache_sz = xs->rtt_cache_sz;
+	m->trainsize = xs->cc.cwnd;
+	m->cong_trainsize = xs->cc.cwnd;
+	m->linear_thresh = xs->cc.ssthresh;
+	m->linear_count = xs->cc.cwnd_count;
+	m->cc = xs->cc.id;
+	m->rtt_cache_sz = xs->rtt.cache_sz;
 	m->wtimer_tmo = xtp_wtimer_ms(xs);
 	m->ctimer_tmo = xs->ctimer_tmo;
 	m->ctimeout_tmo = xs->ctimeout_tmo;
 	m->zombie_tmo = xs->zombie_tmo;
-	m->srtt_us = xs->srtt_us;
-	m->rttvar_us = xs->rttvar_us;
-	m->min_rtt_us = xs->min_rtt_us;
+	m->srtt_us = xs->rtt.srtt_us;
+	m->rttvar_us = xs->rtt.rttvar_us;
+	m->min_rtt_us = xs->rtt.min_rtt_us;
 }
 
 /**
@@ -1165,17 +1166,17 @@ void xtp_get_info(struct sock *sk, struct xtp_info *info)
 	memset(info, 0, sizeof(*info));
 	info->key = xs->lkey;
 	info->peer_key = xs->pkey;
-	info->snd_una = xs->snd_una;
-	info->snd_nxt = xs->snd_nxt;
-	info->snd_alloc = xs->snd_alloc;
-	info->rcv_nxt = xs->rcv_nxt;
-	info->rcv_alloc = xs->rcv_alloc;
+	info->snd_una = xs->snd.una;
+	info->snd_nxt = xs->snd.nxt;
+	info->snd_alloc = xs->snd.alloc;
+	info->rcv_nxt = xs->rcv.nxt;
+	info->rcv_alloc = xs->rcv.alloc;
 	info->bytes_in_flight = xtp_in_flight(xs);
-	info->sacked_out = xs->sacked_out;
-	info->lost_out = xs->lost_out;
+	info->sacked_out = xs->rec.sacked_out;
+	info->lost_out = xs->rec.lost_out;
 	info->maxdata = xtp_seg_limit(xs);
 	info->wtimer_retries = xs->wtimer_retries;
-	info->peer_valid = READ_ONCE(xs->peer_valid);
+	info->peer_valid = READ_ONCE(xs->av.valid);
 	xtp_fill_mibstat(sk, &info->mib);
 }
 EXPORT_SYMBOL_GPL(xtp_get_info);
@@ -1224,11 +1225,11 @@ static int xtp_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 		if (sk->sk_state == XTP_SS_LISTEN)
 			return -EINVAL;
 		lock_sock(sk);
-		answ = xtp_av_held(sk) ? 0 : xtp_sk(sk)->rcv_queued;
+		answ = xtp_av_held(sk) ? 0 : xtp_sk(sk)->rcv.queued;
 		release_sock(sk);
 		break;
 	case SIOCOUTQ:
-		answ = READ_ONCE(xtp_sk(sk)->snd_queued);
+		answ = READ_ONCE(xtp_sk(sk)->snd.queued);
 		break;
 	default:
 		return inet_ioctl(sock, cmd, arg);

@@ -116,7 +116,7 @@ void xtp_teardown_step(struct sock *sk)
 	/* Our WCLOSE, if it could not ride on data. */
 	if (xtp_close_wclose_due(c, xtp_separate_teardown(xs),
 				 skb_queue_empty(&sk->sk_write_queue),
-				 xs->snd_una == xs->snd_nxt))
+				 xs->snd.una == xs->snd.nxt))
 		xtp_send_cntl(sk, XTP_CMD_SREQ);
 	act = xtp_close_answer(c);
 	if (act & XTP_CLOSE_CNTL)

@@ -39,8 +39,9 @@ u32 xtp_wtimer_ms(const struct xtp_sock *xs)
 
 	if (xs->wtimer_cfg)
 		ms = xs->wtimer_cfg;
-	else if (xs->srtt_us)
-		ms = 2 * (xs->srtt_us + 4 * xs->rttvar_us) / USEC_PER_MSEC;
+	else if (xs->rtt.srtt_us)
+		ms = 2 * (xs->rtt.srtt_us + 4 * xs->rtt.rttvar_us) /
+		     USEC_PER_MSEC;
 	ms = clamp_t(u32, ms, XTP_WTIMER_MIN_MS, XTP_WTIMER_MAX_MS);
 	return min_t(u32, ms << min_t(u32, xs->wtimer_retries,
 				      XTP_WTIMER_MAX_SHIFT),
@@ -78,7 +79,7 @@ static void xtp_handshake_done(struct sock *sk)
 		xtp_timer_stop(sk, XTP_TIMER_CTIMEOUT);
 	xtp_mtu_handshake_end(sk);
 	lost = xtp_rtx_all_lost(sk);
-	xs->cc_ops->handshake_end(sk, xs->wtimer_retries + 1, lost);
+	xs->cc.ops->handshake_end(sk, xs->wtimer_retries + 1, lost);
 	trace_xtp_handshake(sk, XTP_TRACE_HS_DONE);
 	xs->wtimer_retries = 0;
 	xtp_push(sk);
@@ -100,7 +101,7 @@ void xtp_wtimer_guard_data(struct sock *sk)
 	    sk->sk_state != XTP_SS_ACTIVE || xs->close.end_sent ||
 	    xs->released || xs->in_handshake)
 		return;
-	if (xs->snd_una != xs->snd_nxt ||
+	if (xs->snd.una != xs->snd.nxt ||
 	    !skb_queue_empty(&sk->sk_write_queue))
 		xtp_wtimer_arm(sk, xs->sync);
 }
@@ -191,13 +192,13 @@ static void xtp_ctimeout_fire(struct sock *sk)
 		xtp_send_end(sk);
 	} else if (sock_flag(sk, SOCK_DEAD) &&
 		   sk->sk_state == XTP_SS_ACTIVE &&
-		   xs->snd_una != xs->close_una) {
+		   xs->snd.una != xs->snd.close_una) {
 		/*
 		 * Closed, and the peer has not finished closing, but it still
 		 * takes our data (probing a closed window in between): as an
 		 * orphaned TCP socket keeps sending, give it another CTIMEOUT.
 		 */
-		xs->close_una = xs->snd_una;
+		xs->snd.close_una = xs->snd.una;
 		xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
 	} else if (sk->sk_state == XTP_SS_FIRST_SENT || xs->in_handshake) {
 		if (xs->in_handshake) {

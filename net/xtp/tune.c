@@ -41,7 +41,8 @@ static bool xtp_may_grow(const struct sock *sk, u8 lock)
  */
 void xtp_tune_offer(struct sock *sk, u64 old_alloc, u64 new_alloc)
 {
-	xtp_drs_offer(&xtp_sk(sk)->drs, ktime_get_ns(), old_alloc, new_alloc);
+	xtp_drs_offer(&xtp_sk(sk)->rcv.drs, ktime_get_ns(), old_alloc,
+		      new_alloc);
 }
 
 /**
@@ -52,9 +53,9 @@ void xtp_tune_arrival(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	xtp_drs_arrival(&xs->drs, ktime_get_ns(), xs->rcv_nxt,
-			xs->rcv_nxt - xs->rcv_queued,
-			min_t(u32, xs->rcv_wnd,
+	xtp_drs_arrival(&xs->rcv.drs, ktime_get_ns(), xs->rcv.nxt,
+			xs->rcv.nxt - xs->rcv.queued,
+			min_t(u32, xs->rcv.wnd,
 			      XTP_DRS_SLACK_SEGS * xtp_seg_max(sk)));
 }
 
@@ -70,8 +71,8 @@ bool xtp_tune_rcvbuf(struct sock *sk)
 	u64 rcvbuf;
 	u32 win;
 
-	win = xtp_drs_read(&xs->drs, ktime_get_ns(),
-			   xs->rcv_nxt - xs->rcv_queued, xtp_seg_max(sk));
+	win = xtp_drs_read(&xs->rcv.drs, ktime_get_ns(),
+			   xs->rcv.nxt - xs->rcv.queued, xtp_seg_max(sk));
 	if (!win || !xtp_may_grow(sk, SOCK_RCVBUF_LOCK))
 		return false;
 	rcvbuf = min_t(u64, 4ULL * win, READ_ONCE(sysctl_xtp_rmem[2]));
@@ -92,13 +93,13 @@ bool xtp_tune_rcvbuf(struct sock *sk)
 void xtp_tune_sndbuf(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
-	u64 payload = xs->write_seq - xs->snd_una, flight, want;
+	u64 payload = xs->snd.write_seq - xs->snd.una, flight, want;
 	struct socket *sock = sk->sk_socket;
 
 	if (!payload || !sock || !test_bit(SOCK_NOSPACE, &sock->flags) ||
 	    !xtp_may_grow(sk, SOCK_SNDBUF_LOCK))
 		return;
-	flight = min_t(u64, xs->cwnd, xs->snd_alloc - xs->snd_una);
+	flight = min_t(u64, xs->cc.cwnd, xs->snd.alloc - xs->snd.una);
 	/* At what each queued byte costs now, in skbs and their heads. */
 	want = div64_u64(2 * flight * READ_ONCE(sk->sk_wmem_queued), payload);
 	want = min_t(u64, want, READ_ONCE(sysctl_xtp_wmem[2]));

@@ -37,9 +37,9 @@
 
 static u32 xtp_av_room(const struct xtp_sock *xs)
 {
-	u64 limit = (u64)XTP_AV_FACTOR * xs->av_in;
+	u64 limit = (u64)XTP_AV_FACTOR * xs->av.in;
 
-	return limit > xs->av_out ? min_t(u64, limit - xs->av_out, U32_MAX) : 0;
+	return limit > xs->av.out ? min_t(u64, limit - xs->av.out, U32_MAX) : 0;
 }
 
 /**
@@ -51,13 +51,13 @@ void xtp_av_child(struct sock *child, const struct sk_buff *skb)
 {
 	struct xtp_sock *xs = xtp_sk(child);
 
-	WRITE_ONCE(xs->peer_valid, false);
-	xs->av_asked = 0;
-	xs->av_probed = 0;
-	xs->av_blocked = 0;
-	xs->av_hold = !READ_ONCE(xtp_net(sock_net(child))->first_data);
-	xs->av_in = ntohs(ip_hdr(skb)->tot_len);
-	xs->av_out = 0;
+	WRITE_ONCE(xs->av.valid, false);
+	xs->av.asked = 0;
+	xs->av.probed = 0;
+	xs->av.blocked = 0;
+	xs->av.hold = !READ_ONCE(xtp_net(sock_net(child))->first_data);
+	xs->av.in = ntohs(ip_hdr(skb)->tot_len);
+	xs->av.out = 0;
 	xtp_timer_reset(child, XTP_TIMER_VALIDATE, XTP_AV_MS);
 }
 
@@ -71,20 +71,20 @@ void xtp_av_rcvd(struct sock *sk, const struct sk_buff *skb, u64 key)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (xs->peer_valid)
+	if (xs->av.valid)
 		return;
 	if (!(key & XTP_KEY_RETURN)) {
 		/* A FIRST again: its sender may be anyone, but it pays. */
-		xs->av_in += ntohs(ip_hdr(skb)->tot_len);
+		xs->av.in += ntohs(ip_hdr(skb)->tot_len);
 		return;
 	}
-	WRITE_ONCE(xs->peer_valid, true);
-	xs->av_blocked = 0;
+	WRITE_ONCE(xs->av.valid, true);
+	xs->av.blocked = 0;
 	xtp_timer_stop(sk, XTP_TIMER_VALIDATE);
 	/* Held data, or the held end of it (a FIRST with WCLOSE only),
 	 * becomes readable.
 	 */
-	if (xs->av_hold)
+	if (xs->av.hold)
 		sk->sk_data_ready(sk);
 }
 
@@ -99,7 +99,7 @@ bool xtp_av_held(const struct sock *sk)
 {
 	const struct xtp_sock *xs = xtp_sk(sk);
 
-	return xs->av_hold && !READ_ONCE(xs->peer_valid);
+	return xs->av.hold && !READ_ONCE(xs->av.valid);
 }
 
 /* The limit holds a packet back: count each wait once, in AvLimited. */
@@ -107,8 +107,8 @@ static void xtp_av_blocked(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (!xs->av_blocked) {
-		xs->av_blocked = 1;
+	if (!xs->av.blocked) {
+		xs->av.blocked = 1;
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_AVLIMITED);
 	}
 }
@@ -127,7 +127,7 @@ u32 xtp_av_data_room(struct sock *sk)
 	struct xtp_sock *xs = xtp_sk(sk);
 	u32 room;
 
-	if (xs->peer_valid)
+	if (xs->av.valid)
 		return U32_MAX;
 	room = xtp_av_room(xs);
 	if (room > XTP_DATA_OVERHEAD)
@@ -149,13 +149,13 @@ bool xtp_av_charge(struct sock *sk, u32 len)
 	struct xtp_sock *xs = xtp_sk(sk);
 
 	sock_owned_by_me(sk);
-	if (xs->peer_valid)
+	if (xs->av.valid)
 		return true;
 	if (len > xtp_av_room(xs)) {
 		xtp_av_blocked(sk);
 		return false;
 	}
-	xs->av_out += len;
+	xs->av.out += len;
 	return true;
 }
 
@@ -170,11 +170,11 @@ void xtp_av_timeout(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (xs->peer_valid || xs->released)
+	if (xs->av.valid || xs->released)
 		return;
 	/* An orphan's application is done with it: no second chance. */
-	if (!xs->av_probed && !sock_flag(sk, SOCK_DEAD)) {
-		xs->av_probed = 1;
+	if (!xs->av.probed && !sock_flag(sk, SOCK_DEAD)) {
+		xs->av.probed = 1;
 		if (sk->sk_state == XTP_SS_ACTIVE && !xs->close.end_sent)
 			xtp_send_cntl(sk, XTP_CMD_SREQ);
 		xtp_timer_reset(sk, XTP_TIMER_VALIDATE, XTP_AV_MS);
@@ -201,11 +201,11 @@ bool xtp_av_ask(struct sock *listener, struct sock *child)
 	u32 max = READ_ONCE(listener->sk_max_ack_backlog);
 
 	/* Held data waits for the answer: ask for it now. */
-	if (!xtp_sk(child)->av_hold &&
+	if (!xtp_sk(child)->av.hold &&
 	    (max < XTP_AV_MIN_BACKLOG ||
 	     2 * READ_ONCE(listener->sk_ack_backlog) < max))
 		return false;
-	xtp_sk(child)->av_asked = 1;
+	xtp_sk(child)->av.asked = 1;
 	return true;
 }
 
@@ -226,10 +226,10 @@ bool xtp_av_evict(struct sock *listener)
 	list_for_each_entry(xs, &xtp_sk(listener)->accept_queue, accept_node) {
 		/*
 		 * The child's own lock is not held: its softirq may validate
-		 * it meanwhile (av_asked is the listener's, written under
+		 * it meanwhile (av.asked is the listener's, written under
 		 * both locks in xtp_listen_first()).
 		 */
-		if (READ_ONCE(xs->peer_valid) || !xs->av_asked)
+		if (READ_ONCE(xs->av.valid) || !xs->av.asked)
 			continue;
 		xtp_listen_drop(listener, xs, true);
 		XTP_INC_STATS(sock_net(listener), XTP_MIB_AVEVICTED);

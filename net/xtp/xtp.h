@@ -326,6 +326,143 @@ struct xtp_rtt_slot {
 };
 
 /**
+ * struct xtp_snd - the sending side's sequence space (output.c)
+ * @una: lowest sequence number not acknowledged (the peer's RSEQ)
+ * @nxt: next sequence number to send
+ * @alloc: the peer's ALLOC: we must not send this sequence number
+ * @write_seq: sequence number of the next byte the application writes
+ * @close_una: @una when the closed context's CTIMEOUT was last armed: an
+ *	orphan that still makes progress is not given up
+ * @queued: bytes in the write queue
+ * @rtx: sent DATA not yet acknowledged
+ */
+struct xtp_snd {
+	u64 una;
+	u64 nxt;
+	u64 alloc;
+	u64 write_seq;
+	u64 close_una;
+	u32 queued;
+	struct sk_buff_head rtx;
+};
+
+/**
+ * struct xtp_recovery - what ECNTL spans showed, and what is lost
+ *	(recovery.c, sack.c)
+ * @sack_newest_ns: latest send time of a packet an ECNTL showed seen
+ * @sacked_out: bytes in &xtp_snd.rtx covered by ECNTL spans
+ * @lost_out: bytes in &xtp_snd.rtx marked lost, not yet sent again
+ * @reo_mult: reordering tolerance in quarters of SRTT (1..4); grows with
+ *	each retransmission found spurious
+ * @reo_pending: a packet may be declared lost when the send timer fires
+ */
+struct xtp_recovery {
+	u64 sack_newest_ns;
+	u32 sacked_out;
+	u32 lost_out;
+	u8 reo_mult;
+	u8 reo_pending:1;
+};
+
+/**
+ * struct xtp_rcv - the receiving side (input.c, tune.c)
+ * @nxt: next in-order sequence number expected (our RSEQ)
+ * @high: end of the highest data received
+ * @dreq: DREQ: confirm once the application has read up to here
+ * @alloc: ALLOC last advertised
+ * @queued: bytes in the receive queue not yet read
+ * @wnd: receive window (bytes beyond RSEQ we advertise at most)
+ * @ooo: received DATA above @nxt
+ * @early: initiator: packets of the peer that came before its TCNTL
+ * @drs: receive-buffer autotuning's measurements (tune.c)
+ */
+struct xtp_rcv {
+	u64 nxt;
+	u64 high;
+	u64 dreq;
+	u64 alloc;
+	u32 queued;
+	u32 wnd;
+	struct sk_buff_head ooo;
+	struct sk_buff_head early;
+	struct xtp_drs drs;
+};
+
+/**
+ * struct xtp_rtt - round-trip times (rtt.c)
+ * @srtt_us: smoothed RTT
+ * @rttvar_us: RTT variation
+ * @min_rtt_us: least RTT sample of the association
+ * @cache: the RTT cache, indexed by SYNC modulo @cache_sz
+ * @cache_sz: XTPSOCK_RTT_CACHE_SIZE
+ * @nodecouple: XTPSOCK_RTT_NODECOUPLE
+ */
+struct xtp_rtt {
+	u32 srtt_us;
+	u32 rttvar_us;
+	u32 min_rtt_us;
+	struct xtp_rtt_slot cache[XTP_RTT_CACHE_MAX];
+	u8 cache_sz;
+	u8 nodecouple:1;
+};
+
+/**
+ * struct xtp_cc_state - congestion control (cc.c and the controllers)
+ * @ops: congestion controller
+ * @scc: SCC's own state, mirrored into @cwnd, @ssthresh, @cwnd_count
+ * @recover: NewReno: &xtp_snd.nxt when the recovery began
+ * @pace_next_ns: earliest departure of the next paced packet
+ * @pacing_rate: bytes per second, 0 when not pacing
+ * @cwnd: congestion window in bytes (SCC: BIFW, "trainsize")
+ * @ssthresh: slow-start threshold (SCC: LGT, "linear_thresh")
+ * @cwnd_count: bytes acknowledged towards the next linear step
+ * @ln_thresh: SCC linear threshold (bytes), as set by the application
+ * @init_trainsize: SCC initial window (bytes), as set by the application
+ * @id: &enum xtp_cc chosen for this context
+ * @in_recovery: NewReno: in fast recovery until &xtp_snd.una passes
+ *	@recover
+ * @app_limited: the last push ran out of data or ALLOC, not of window
+ */
+struct xtp_cc_state {
+	const struct xtp_cc_ops *ops;
+	struct xtp_scc scc;
+	u64 recover;
+	u64 pace_next_ns;
+	u64 pacing_rate;
+	u32 cwnd;
+	u32 ssthresh;
+	u32 cwnd_count;
+	u32 ln_thresh;
+	u32 init_trainsize;
+	u8 id;
+	u8 in_recovery:1,
+	   app_limited:1;
+};
+
+/**
+ * struct xtp_av - address validation of the peer (validate.c)
+ * @in: bytes (IP) received from the peer before it was validated
+ * @out: bytes (IP) sent to the peer before it was validated
+ * @valid: the peer showed it receives at its address (it sent our key
+ *	back), or we chose the address (initiator).  Not a bitfield:
+ *	xtp_av_evict() reads it under the listener's lock.
+ * @asked: our TCNTL asked the peer to answer (SREQ): a flood may be on
+ * @probed: the validation deadline passed once; a CNTL+SREQ asked
+ * @blocked: data waits for validation (counted once per wait)
+ * @hold: what the peer sent is not readable until it is validated
+ *	(net.xtp.first_data 0)
+ */
+struct xtp_av {
+	u32 in;
+	u32 out;
+	bool valid;
+	u8 asked:1,
+	   probed:1,
+	   blocked:1,
+	   hold:1;
+};
+
+/**
  * struct xtp_sock - an XTP context
  * @inet: the inet socket, first so that inet_sk() works
  * @lkey: our key, without the RETURN bit
@@ -345,11 +482,9 @@ struct xtp_rtt_slot {
  * @nocheck: send with NOCHECK (header-only checksum)
  * @no_atm_timer: release ATM entries at once (thesis' hazard reproduced)
  * @nb_connect: connect() does not wait for the TCNTL
- * @rtt_nodecouple: XTPSOCK_RTT_NODECOUPLE
  * @ratecontrol: XTPSOCK_RATECONTROL (accepted, no effect)
  * @assoc_set: the application chose @assoc_type (a listener's children
  *	keep it; otherwise they follow the initiator's FIRST)
- * @rtt_cache_sz: XTPSOCK_RTT_CACHE_SIZE
  * @peer_hashed: @peer_node is in &xtp_net.peers
  * @maxdata: largest DATA payload the application allows (XTPSOCK_MAXDATA)
  * @mtu_data: largest payload the route's MTU takes, 0 before a route
@@ -365,11 +500,15 @@ struct xtp_rtt_slot {
  * @ctimer_tmo: CTIMER in ms
  * @ctimeout_tmo: CTIMEOUT in ms
  * @zombie_tmo: ZOMBIE in ms
- * @ln_thresh: SCC linear threshold (bytes)
- * @init_trainsize: SCC initial window (bytes)
  * @first_pending: connect() deferred: the FIRST goes with the first data
  * @first_sent: the FIRST is out (initiator)
  * @close: the close sequence and the teardown method (teardown.c)
+ * @snd: the sending side's sequence space and retransmission queue
+ * @rec: ECNTL spans seen and losses (recovery.c)
+ * @rcv: the receiving side, its queues and autotuning
+ * @rtt: round-trip times and the RTT cache
+ * @cc: congestion control and pacing
+ * @av: address validation of the peer
  * @released: the context left the protocol (no more packets, timers)
  * @ctl_sent: a CNTL or ECNTL left since the input path cleared it (an
  *	SREQ is then answered)
@@ -377,70 +516,23 @@ struct xtp_rtt_slot {
  *	(counted once per wait)
  * @last_edge: EDGE bit of the peer's last packet; a change asks for a
  *	control packet
- * @snd_una: lowest sequence number not acknowledged (peer's RSEQ)
- * @close_una: @snd_una when the closed context's CTIMEOUT was last armed:
- *	an orphan that still makes progress is not given up
- * @snd_nxt: next sequence number to send
- * @snd_alloc: peer's ALLOC: we must not send this sequence number
- * @snd_queued: bytes in the write queue
- * @write_seq: sequence number of the next byte the application writes
  * @sync: our SYNC, incremented for each SREQ
  * @echo: SYNC of the peer's latest SREQ, echoed in our control packets
  * @sreq_count: DATA packets since the last SREQ
  * @wsync: SYNC guarded by the WTIMER (oldest unanswered SREQ)
  * @wtimer_retries: synchronizing handshake probes sent
  * @in_handshake: the WTIMER fired; data waits for the answer
- * @rcv_nxt: next in-order sequence number expected (our RSEQ)
- * @rcv_high: end of the highest data received
- * @rcv_queued: bytes in the receive queue not yet read
- * @rcv_dreq: DREQ: confirm once the application has read up to here
- * @rcv_alloc: ALLOC last advertised
- * @rcv_wnd: receive window (bytes beyond RSEQ we advertise at most)
- * @srtt_us: smoothed RTT
- * @rttvar_us: RTT variation
- * @min_rtt_us: least RTT sample of the association
- * @cc_id: &enum xtp_cc chosen for this context
- * @rtx_queue: sent DATA not yet acknowledged
- * @ooo_queue: received DATA above @rcv_nxt
- * @early_queue: initiator: packets of the peer that came before its TCNTL
  * @timers: WTIMER, CTIMEOUT, CTIMER and the validation deadline, by
  *	&enum xtp_timer
  * @ctimer_seen: packets received when the CTIMER last looked
  * @deferred: bits by &enum xtp_timer and %XTP_DEFER_*: work for
  *	xtp_release_cb()
- * @cc_ops: congestion controller
- * @scc: SCC's own state, mirrored into @cwnd, @ssthresh, @cwnd_count
- * @cwnd: congestion window in bytes (SCC: BIFW, "trainsize")
- * @ssthresh: slow-start threshold (SCC: LGT, "linear_thresh")
- * @cwnd_count: bytes acknowledged towards the next linear step
- * @recover: NewReno: snd_nxt when the recovery began
- * @in_recovery: NewReno: in fast recovery until snd_una passes @recover
- * @reo_pending: a packet may be declared lost when @send_timer fires
- * @app_limited: the last push ran out of data or ALLOC, not of window
- * @sacked_out: bytes in @rtx_queue covered by ECNTL spans
- * @lost_out: bytes in @rtx_queue marked lost, not yet sent again
- * @reo_mult: reordering tolerance in quarters of SRTT (1..4); grows with
- *	each retransmission found spurious
- * @sack_newest_ns: latest send time of a packet an ECNTL showed seen
  * @send_timer: %XTP_TIMER_SEND
- * @pace_next_ns: earliest departure of the next paced packet
- * @pacing_rate: bytes per second, 0 when not pacing
- * @rttc: the RTT cache, indexed by SYNC modulo @rtt_cache_sz
  * @snd_edge: the EDGE bit we send; toggled to ask for an ack
  * @fastnak: XTPSOCK_FASTNAK: our packets ask for FASTNAK
- * @peer_valid: the peer showed it receives at its address (it sent our
- *	key back), or we chose the address (initiator)
- * @av_asked: our TCNTL asked the peer to answer (SREQ): a flood may be on
- * @av_probed: the validation deadline passed once; a CNTL+SREQ asked
- * @av_blocked: data waits for validation (counted once per wait)
- * @av_hold: what the peer sent is not readable until it is validated
- *	(net.xtp.first_data 0)
  * @rd_shut: shutdown(SHUT_RD) by the application
  * @rcv_trunc: SEQPACKET: the rest of a truncated record is to be dropped
- * @av_in: bytes (IP) received from the peer before it was validated
- * @av_out: bytes (IP) sent to the peer before it was validated
  * @sndbuf_want: SO_SNDBUF before memory pressure moderated it
- * @drs: receive-buffer autotuning's measurements (tune.c)
  * @mib: XTPSOCK_MIBSTAT counters
  */
 struct xtp_sock {
@@ -463,11 +555,9 @@ struct xtp_sock {
 	u8 nocheck:1,
 	   no_atm_timer:1,
 	   nb_connect:1,
-	   rtt_nodecouple:1,
 	   ratecontrol:1,
 	   assoc_set:1,
 	   peer_hashed:1;
-	u8 rtt_cache_sz;
 	u16 maxdata;
 	u16 mtu_data;
 	u16 probe_data;
@@ -480,9 +570,6 @@ struct xtp_sock {
 	u32 ctimer_tmo;
 	u32 ctimeout_tmo;
 	u32 zombie_tmo;
-	u32 ln_thresh;
-	u32 init_trainsize;
-	u8 cc_id;
 	u8 fastnak:1;
 
 	struct xtp_close close;
@@ -493,67 +580,28 @@ struct xtp_sock {
 	    fc_blocked:1,
 	    last_edge:1,
 	    snd_edge:1,
-	    in_recovery:1,
 	    ctl_sent:1,
-	    reo_pending:1,
-	    app_limited:1,
-	    av_asked:1,
-	    av_probed:1,
-	    av_blocked:1,
-	    av_hold:1,
 	    rd_shut:1,
 	    rcv_trunc:1;
-	/* Not a bitfield: xtp_av_evict() reads it under the listener's lock. */
-	bool peer_valid;
 
-	u64 snd_una;
-	u64 close_una;
-	u64 snd_nxt;
-	u64 snd_alloc;
-	u32 snd_queued;
-	u64 write_seq;
+	struct xtp_snd snd;
+	struct xtp_recovery rec;
+	struct xtp_rcv rcv;
+	struct xtp_rtt rtt;
+	struct xtp_cc_state cc;
+	struct xtp_av av;
+
 	u32 sync;
 	u32 echo;
 	u32 sreq_count;
 	u32 wsync;
 	u32 wtimer_retries;
 
-	u64 rcv_nxt;
-	u64 rcv_high;
-	u32 rcv_queued;
-	u64 rcv_dreq;
-	u64 rcv_alloc;
-	u32 rcv_wnd;
-
-	u32 srtt_us;
-	u32 rttvar_us;
-	u32 min_rtt_us;
-	struct xtp_rtt_slot rttc[XTP_RTT_CACHE_MAX];
-
-	const struct xtp_cc_ops *cc_ops;
-	struct xtp_scc scc;
-	u32 cwnd;
-	u32 ssthresh;
-	u32 cwnd_count;
-	u64 recover;
-	u32 sacked_out;
-	u32 lost_out;
-	u8 reo_mult;
-	u64 sack_newest_ns;
 	struct hrtimer send_timer;
-	u64 pace_next_ns;
-	u64 pacing_rate;
-
-	struct sk_buff_head rtx_queue;
-	struct sk_buff_head ooo_queue;
-	struct sk_buff_head early_queue;
 	struct timer_list timers[XTP_TIMER_SEND];
-	u32 av_in;
-	u32 av_out;
 	u64 ctimer_seen;
 	unsigned long deferred;
 	int sndbuf_want;
-	struct xtp_drs drs;
 
 	struct xtp_mibstat mib;
 };

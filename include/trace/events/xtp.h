@@ -81,15 +81,15 @@ TRACE_EVENT(xtp_probe,
 			     __field(u32, sacked_out)),
 	    TP_fast_assign(const struct xtp_sock *xs = xtp_sk(sk);
 			   __entry->key = xs->lkey;
-			   __entry->snd_una = xs->snd_una;
-			   __entry->snd_nxt = xs->snd_nxt;
-			   __entry->snd_alloc = xs->snd_alloc;
-			   __entry->cwnd = xs->cwnd;
-			   __entry->ssthresh = xs->ssthresh;
-			   __entry->srtt_us = xs->srtt_us;
-			   __entry->rttvar_us = xs->rttvar_us;
-			   __entry->lost_out = xs->lost_out;
-			   __entry->sacked_out = xs->sacked_out;),
+			   __entry->snd_una = xs->snd.una;
+			   __entry->snd_nxt = xs->snd.nxt;
+			   __entry->snd_alloc = xs->snd.alloc;
+			   __entry->cwnd = xs->cc.cwnd;
+			   __entry->ssthresh = xs->cc.ssthresh;
+			   __entry->srtt_us = xs->rtt.srtt_us;
+			   __entry->rttvar_us = xs->rtt.rttvar_us;
+			   __entry->lost_out = xs->rec.lost_out;
+			   __entry->sacked_out = xs->rec.sacked_out;),
 	    TP_printk("key=%016llx trainsize=%u threshold=%u srtt=%u rttvar=%u alloc=%llu inflight=%llu una=%llu nxt=%llu lost=%u sacked=%u",
 		      __entry->key, __entry->cwnd, __entry->ssthresh,
 		      __entry->srtt_us, __entry->rttvar_us,
@@ -110,8 +110,8 @@ TRACE_EVENT(xtp_loss,
 	    TP_fast_assign(const struct xtp_sock *xs = xtp_sk(sk);
 			   __entry->key = xs->lkey;
 			   __entry->packets = packets;
-			   __entry->cwnd = xs->cwnd;
-			   __entry->ssthresh = xs->ssthresh;
+			   __entry->cwnd = xs->cc.cwnd;
+			   __entry->ssthresh = xs->cc.ssthresh;
 			   __entry->in_handshake = xs->in_handshake;),
 	    TP_printk("key=%016llx lost=%u trainsize=%u threshold=%u%s",
 		      __entry->key, __entry->packets, __entry->cwnd,
@@ -147,7 +147,7 @@ TRACE_EVENT(xtp_handshake,
 	    TP_fast_assign(const struct xtp_sock *xs = xtp_sk(sk);
 			   __entry->key = xs->lkey;
 			   __entry->retries = xs->wtimer_retries;
-			   __entry->cwnd = xs->cwnd;
+			   __entry->cwnd = xs->cc.cwnd;
 			   __entry->event = event;),
 	    TP_printk("key=%016llx %s retries=%u trainsize=%u", __entry->key,
 		      __print_symbolic(__entry->event,
