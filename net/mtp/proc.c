@@ -6,6 +6,7 @@
 #include <linux/seq_file.h>
 #include <net/ip.h>
 #include <net/net_namespace.h>
+#include <net/proto_snmp.h>
 
 #include "mtp.h"
 
@@ -59,15 +60,10 @@ static const char *const mtp_mib_names[__MTP_MIB_MAX] = {
 	[MTP_MIB_RANDOMLOSSES]		= "RandomLosses",
 };
 
-/* "MtpName value" lines: nstat's format, as in /proc/net/xtp/snmp. */
 static int mtp_snmp_show(struct seq_file *seq, void *v)
 {
-	struct mtp_net *mn = mtp_net(seq_file_single_net(seq));
-	int i;
-
-	for (i = 0; i < __MTP_MIB_MAX; i++)
-		seq_printf(seq, "Mtp%-29s\t%lu\n", mtp_mib_names[i],
-			   snmp_fold_field(mn->mib, i));
+	proto_snmp_show(seq, "Mtp", mtp_mib_names,
+			mtp_net(seq_file_single_net(seq))->mib, __MTP_MIB_MAX);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <linux/seq_file.h>
 #include <net/ip.h>
 #include <net/net_namespace.h>
+#include <net/proto_snmp.h>
 
 #include "xtp.h"
 
@@ -55,19 +56,10 @@ static const char *const xtp_mib_names[__XTP_MIB_MAX] = {
 	[XTP_MIB_INEARLY]	= "InEarly",
 };
 
-/*
- * One "Name value" line per counter, as /proc/net/snmp6 prints them; the
- * names carry the protocol, as Ip6InReceives does, so nstat can merge the
- * file with the others it reads.
- */
 static int xtp_snmp_show(struct seq_file *seq, void *v)
 {
-	struct xtp_net *xn = xtp_net(seq_file_single_net(seq));
-	int i;
-
-	for (i = 0; i < __XTP_MIB_MAX; i++)
-		seq_printf(seq, "Xtp%-29s\t%lu\n", xtp_mib_names[i],
-			   snmp_fold_field(xn->mib, i));
+	proto_snmp_show(seq, "Xtp", xtp_mib_names,
+			xtp_net(seq_file_single_net(seq))->mib, __XTP_MIB_MAX);
 	return 0;
 }
 
