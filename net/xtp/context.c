@@ -142,7 +142,7 @@ void xtp_ctx_init(struct sock *sk)
 	xs->rtt.rttvar_us = 0;
 	xs->rtt.min_rtt_us = 0;
 	memset(&xs->rcv.drs, 0, sizeof(xs->rcv.drs));
-	xs->deferred = 0;
+	xs->tm.deferred = 0;
 	skb_queue_head_init(&xs->snd.rtx);
 	skb_queue_head_init(&xs->rcv.ooo);
 	skb_queue_head_init(&xs->rcv.early);

@@ -933,7 +933,7 @@ static int xtp_err(struct sk_buff *skb, u32 info)
 		} else {
 			WRITE_ONCE(sk->sk_err_soft, err);
 			if (!test_and_set_bit(XTP_DEFER_UNREACH,
-					      &xtp_sk(sk)->deferred))
+					      &xtp_sk(sk)->tm.deferred))
 				sock_hold(sk);
 		}
 	}

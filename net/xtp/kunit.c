@@ -750,9 +750,9 @@ static void xtp_recovery_spans(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xs->cc.cwnd, cwnd);
 	/* The packet sent within the window waits for its deadline. */
 	KUNIT_EXPECT_TRUE(test, xs->rec.reo_pending);
-	KUNIT_EXPECT_TRUE(test, hrtimer_is_queued(&xs->send_timer));
+	KUNIT_EXPECT_TRUE(test, hrtimer_is_queued(&xs->tm.send));
 	xtp_send_timer_stop(sk);
-	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&xs->send_timer));
+	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&xs->tm.send));
 
 	/* A lost packet the peer turns out to hold is no longer lost. */
 	xtp_kt_ecntl(sk, &span_p0, 1);
@@ -803,7 +803,7 @@ static void xtp_recovery_deadline(struct kunit *test)
 	/* ... but a second old: past RTT (1 ms) + 4 x 0 + 2 ms. */
 	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 0)->lost);
 	KUNIT_EXPECT_FALSE(test, xtp_sk(sk)->rec.reo_pending);
-	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&xtp_sk(sk)->send_timer));
+	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&xtp_sk(sk)->tm.send));
 	release_sock(sk);
 
 	/* The same with 10 s of RTT variation: not yet. */

@@ -191,7 +191,7 @@ void xtp_mtu_icmp(struct sock *sk, u32 mtu)
 	WRITE_ONCE(xs->mtu_info, mtu);
 	if (!sock_owned_by_user(sk))
 		xtp_mtu_reduced(sk);
-	else if (!test_and_set_bit(XTP_DEFER_MTU, &xs->deferred))
+	else if (!test_and_set_bit(XTP_DEFER_MTU, &xs->tm.deferred))
 		sock_hold(sk);
 }
 

@@ -202,7 +202,7 @@ static int xtp_connect(struct socket *sock, struct sockaddr *uaddr,
 		 */
 		if (xs->released) {
 			err = -EISCONN;
-			if (xs->pkey || xs->deferred)
+			if (xs->pkey || xs->tm.deferred)
 				goto out;
 			xtp_ctx_init(sk);
 			sk->sk_shutdown = 0;

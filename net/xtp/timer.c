@@ -264,7 +264,7 @@ static void xtp_timer_run(struct sock *sk, enum xtp_timer id)
 	bh_lock_sock(sk);
 	if (!sock_owned_by_user(sk))
 		xtp_timer_work[id](sk);
-	else if (!test_and_set_bit(id, &xtp_sk(sk)->deferred))
+	else if (!test_and_set_bit(id, &xtp_sk(sk)->tm.deferred))
 		sock_hold(sk);
 	bh_unlock_sock(sk);
 	sock_put(sk);
@@ -273,7 +273,7 @@ static void xtp_timer_run(struct sock *sk, enum xtp_timer id)
 static void xtp_wtimer_handler(struct timer_list *t)
 {
 	struct xtp_sock *xs = container_of(t, struct xtp_sock,
-					   timers[XTP_TIMER_W]);
+					   tm.list[XTP_TIMER_W]);
 
 	xtp_timer_run(&xs->inet.sk, XTP_TIMER_W);
 }
@@ -281,7 +281,7 @@ static void xtp_wtimer_handler(struct timer_list *t)
 static void xtp_ctimeout_handler(struct timer_list *t)
 {
 	struct xtp_sock *xs = container_of(t, struct xtp_sock,
-					   timers[XTP_TIMER_CTIMEOUT]);
+					   tm.list[XTP_TIMER_CTIMEOUT]);
 
 	xtp_timer_run(&xs->inet.sk, XTP_TIMER_CTIMEOUT);
 }
@@ -289,7 +289,7 @@ static void xtp_ctimeout_handler(struct timer_list *t)
 static void xtp_ctimer_handler(struct timer_list *t)
 {
 	struct xtp_sock *xs = container_of(t, struct xtp_sock,
-					   timers[XTP_TIMER_CTIMER]);
+					   tm.list[XTP_TIMER_CTIMER]);
 
 	xtp_timer_run(&xs->inet.sk, XTP_TIMER_CTIMER);
 }
@@ -297,14 +297,14 @@ static void xtp_ctimer_handler(struct timer_list *t)
 static void xtp_vtimer_handler(struct timer_list *t)
 {
 	struct xtp_sock *xs = container_of(t, struct xtp_sock,
-					   timers[XTP_TIMER_VALIDATE]);
+					   tm.list[XTP_TIMER_VALIDATE]);
 
 	xtp_timer_run(&xs->inet.sk, XTP_TIMER_VALIDATE);
 }
 
 static enum hrtimer_restart xtp_send_timer_fire(struct hrtimer *t)
 {
-	struct xtp_sock *xs = container_of(t, struct xtp_sock, send_timer);
+	struct xtp_sock *xs = container_of(t, struct xtp_sock, tm.send);
 
 	xtp_timer_run(&xs->inet.sk, XTP_TIMER_SEND);
 	return HRTIMER_NORESTART;
@@ -318,7 +318,7 @@ static enum hrtimer_restart xtp_send_timer_fire(struct hrtimer *t)
  */
 void xtp_timer_reset(struct sock *sk, enum xtp_timer id, u32 ms)
 {
-	sk_reset_timer(sk, &xtp_sk(sk)->timers[id],
+	sk_reset_timer(sk, &xtp_sk(sk)->tm.list[id],
 		       jiffies + msecs_to_jiffies(ms));
 }
 
@@ -329,7 +329,7 @@ void xtp_timer_reset(struct sock *sk, enum xtp_timer id, u32 ms)
  */
 void xtp_timer_stop(struct sock *sk, enum xtp_timer id)
 {
-	sk_stop_timer(sk, &xtp_sk(sk)->timers[id]);
+	sk_stop_timer(sk, &xtp_sk(sk)->tm.list[id]);
 }
 
 /**
@@ -343,7 +343,7 @@ void xtp_timer_stop(struct sock *sk, enum xtp_timer id)
  */
 void xtp_send_timer_at(struct sock *sk, u64 ns)
 {
-	struct hrtimer *t = &xtp_sk(sk)->send_timer;
+	struct hrtimer *t = &xtp_sk(sk)->tm.send;
 
 	if (hrtimer_is_queued(t)) {
 		if (ktime_to_ns(hrtimer_get_expires(t)) <= ns)
@@ -365,9 +365,9 @@ void xtp_send_timer_stop(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (hrtimer_try_to_cancel(&xs->send_timer) == 1)
+	if (hrtimer_try_to_cancel(&xs->tm.send) == 1)
 		__sock_put(sk);
-	if (test_and_clear_bit(XTP_TIMER_SEND, &xs->deferred))
+	if (test_and_clear_bit(XTP_TIMER_SEND, &xs->tm.deferred))
 		__sock_put(sk);
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_send_timer_stop);
@@ -382,18 +382,18 @@ void xtp_release_cb(struct sock *sk)
 	enum xtp_timer id;
 
 	for (id = 0; id < XTP_NTIMERS; id++) {
-		if (test_and_clear_bit(id, &xs->deferred)) {
+		if (test_and_clear_bit(id, &xs->tm.deferred)) {
 			xtp_timer_work[id](sk);
 			__sock_put(sk);
 		}
 	}
 	/* xtp_err(): fragmentation needed. */
-	if (test_and_clear_bit(XTP_DEFER_MTU, &xs->deferred)) {
+	if (test_and_clear_bit(XTP_DEFER_MTU, &xs->tm.deferred)) {
 		xtp_mtu_reduced(sk);
 		__sock_put(sk);
 	}
 	/* xtp_err(): the handshake's destination refused it for good. */
-	if (test_and_clear_bit(XTP_DEFER_UNREACH, &xs->deferred)) {
+	if (test_and_clear_bit(XTP_DEFER_UNREACH, &xs->tm.deferred)) {
 		if (sk->sk_state == XTP_SS_FIRST_SENT && sk->sk_err_soft)
 			xtp_abort(sk, sk->sk_err_soft);
 		__sock_put(sk);
@@ -409,13 +409,13 @@ void xtp_timers_init(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	timer_setup(&xs->timers[XTP_TIMER_W], xtp_wtimer_handler, 0);
-	timer_setup(&xs->timers[XTP_TIMER_CTIMEOUT], xtp_ctimeout_handler, 0);
-	timer_setup(&xs->timers[XTP_TIMER_CTIMER], xtp_ctimer_handler, 0);
-	timer_setup(&xs->timers[XTP_TIMER_VALIDATE], xtp_vtimer_handler, 0);
-	hrtimer_init(&xs->send_timer, CLOCK_MONOTONIC,
+	timer_setup(&xs->tm.list[XTP_TIMER_W], xtp_wtimer_handler, 0);
+	timer_setup(&xs->tm.list[XTP_TIMER_CTIMEOUT], xtp_ctimeout_handler, 0);
+	timer_setup(&xs->tm.list[XTP_TIMER_CTIMER], xtp_ctimer_handler, 0);
+	timer_setup(&xs->tm.list[XTP_TIMER_VALIDATE], xtp_vtimer_handler, 0);
+	hrtimer_init(&xs->tm.send, CLOCK_MONOTONIC,
 		     HRTIMER_MODE_ABS_PINNED_SOFT);
-	xs->send_timer.function = xtp_send_timer_fire;
+	xs->tm.send.function = xtp_send_timer_fire;
 }
 
 /* Called with the socket locked, possibly from a timer's own handler. */
@@ -426,7 +426,7 @@ void xtp_timers_stop(struct sock *sk)
 
 	for (id = 0; id < XTP_TIMER_SEND; id++) {
 		xtp_timer_stop(sk, id);
-		if (test_and_clear_bit(id, &xs->deferred))
+		if (test_and_clear_bit(id, &xs->tm.deferred))
 			__sock_put(sk);
 	}
 	xtp_send_timer_stop(sk);

@@ -10,7 +10,7 @@
  * takes it with lock_sock(); softirq (input, ICMP errors, timers) with
  * bh_lock_sock(), and when the user owns the socket it leaves the work:
  * a packet goes to the backlog (sk_add_backlog()), a timer or an ICMP
- * error sets its bit in &xtp_sock.deferred, holding a reference, and
+ * error sets its bit in &xtp_timers.deferred, holding a reference, and
  * xtp_release_cb() does it at release_sock().  Functions that read or
  * change that state assert the lock with sock_owned_by_me().
  *
@@ -288,9 +288,9 @@ struct xtp_skb_cb {
  * @XTP_NTIMERS: number of timers
  *
  * The ATM's replay timers belong to ATM entries, not contexts (atm.c).
- * Each value is also the bit of &xtp_sock.deferred that hands the
+ * Each value is also the bit of &xtp_timers.deferred that hands the
  * timer's work to xtp_release_cb() when it found the user owning the
- * socket.  The send timer is last: the others are &xtp_sock.timers.
+ * socket.  The send timer is last: the others are &xtp_timers.list.
  */
 enum xtp_timer {
 	XTP_TIMER_W,
@@ -301,7 +301,7 @@ enum xtp_timer {
 	XTP_NTIMERS
 };
 
-/* Bits of &xtp_sock.deferred after the timers': ICMP work found owned. */
+/* Bits of &xtp_timers.deferred after the timers': ICMP work found owned. */
 enum {
 	XTP_DEFER_UNREACH = XTP_NTIMERS,	/* the handshake refused */
 	XTP_DEFER_MTU,				/* fragmentation needed */
@@ -463,6 +463,20 @@ struct xtp_av {
 };
 
 /**
+ * struct xtp_timers - a context's timers (timer.c)
+ * @list: WTIMER, CTIMEOUT, CTIMER and the validation deadline, by
+ *	&enum xtp_timer
+ * @send: %XTP_TIMER_SEND, an hrtimer
+ * @deferred: bits by &enum xtp_timer and %XTP_DEFER_*: work that found
+ *	the socket owned, for xtp_release_cb()
+ */
+struct xtp_timers {
+	struct timer_list list[XTP_TIMER_SEND];
+	struct hrtimer send;
+	unsigned long deferred;
+};
+
+/**
  * struct xtp_sock - an XTP context
  * @inet: the inet socket, first so that inet_sk() works
  * @lkey: our key, without the RETURN bit
@@ -509,6 +523,7 @@ struct xtp_av {
  * @rtt: round-trip times and the RTT cache
  * @cc: congestion control and pacing
  * @av: address validation of the peer
+ * @tm: the timers, and work they deferred to release_cb (timer.c)
  * @released: the context left the protocol (no more packets, timers)
  * @ctl_sent: a CNTL or ECNTL left since the input path cleared it (an
  *	SREQ is then answered)
@@ -522,12 +537,7 @@ struct xtp_av {
  * @wsync: SYNC guarded by the WTIMER (oldest unanswered SREQ)
  * @wtimer_retries: synchronizing handshake probes sent
  * @in_handshake: the WTIMER fired; data waits for the answer
- * @timers: WTIMER, CTIMEOUT, CTIMER and the validation deadline, by
- *	&enum xtp_timer
  * @ctimer_seen: packets received when the CTIMER last looked
- * @deferred: bits by &enum xtp_timer and %XTP_DEFER_*: work for
- *	xtp_release_cb()
- * @send_timer: %XTP_TIMER_SEND
  * @snd_edge: the EDGE bit we send; toggled to ask for an ack
  * @fastnak: XTPSOCK_FASTNAK: our packets ask for FASTNAK
  * @rd_shut: shutdown(SHUT_RD) by the application
@@ -597,10 +607,8 @@ struct xtp_sock {
 	u32 wsync;
 	u32 wtimer_retries;
 
-	struct hrtimer send_timer;
-	struct timer_list timers[XTP_TIMER_SEND];
+	struct xtp_timers tm;
 	u64 ctimer_seen;
-	unsigned long deferred;
 	int sndbuf_want;
 
 	struct xtp_mibstat mib;
@@ -830,7 +838,7 @@ void xtp_timer_stop(struct sock *sk, enum xtp_timer id);
 static inline bool xtp_timer_pending(const struct xtp_sock *xs,
 				     enum xtp_timer id)
 {
-	return timer_pending(&xs->timers[id]);
+	return timer_pending(&xs->tm.list[id]);
 }
 
 /* pmtu.c */
