@@ -25,12 +25,7 @@
 #include <net/sock.h>
 #endif
 
-/* <asm/unaligned.h> became <linux/unaligned.h> in 6.12. */
-#if __has_include("linux/unaligned.h")
-#include <linux/unaligned.h>
-#else
-#include <asm/unaligned.h>
-#endif
+#include <net/kcompat_unaligned.h>
 
 /* 6.2 renamed del_timer{,_sync}(). */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
@@ -44,8 +39,8 @@
 #endif
 
 /*
- * Sysctl tables are sized by the caller since 6.6 (and lost their empty
- * last entry); before, the empty entry ends them.  Tables end with
+ * Sysctl tables are sized by the caller since 6.6, and need no empty last
+ * entry; before, the empty entry ends them.  Tables end with
  * KCOMPAT_SYSCTL_END and are registered with ARRAY_SIZE().
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)

@@ -1030,10 +1030,6 @@ static void mtp_txn_revalidate(struct mtp_ctxn *t, struct sk_buff_head *out)
 }
 
 /*
- * A response for @t, which is live and was sent by its server.  Every
- * path either completes @t or leaves it to be re-armed by the caller.
- */
-/*
  * Answers that are not data: a token that revalidates, a PENDING without
  * payload, an error.  Return: true if @skb was one of them (consumed).
  */
@@ -1180,6 +1176,10 @@ static void mtp_txn_rcv_data(struct mtp_ctxn *t, struct sk_buff *skb,
 		mtp_rx_guard(t->ms);
 }
 
+/*
+ * A response for @t, which is live and was sent by its server.  Every
+ * path either completes @t or leaves it to be re-armed by the caller.
+ */
 static void mtp_txn_rcv(struct mtp_ctxn *t, struct sk_buff *skb,
 			const struct mtp_wire_msg *m, struct sk_buff_head *out)
 {

@@ -767,8 +767,8 @@ void mtp_server_taken(struct mtp_sock *ms, __be32 caddr, __be16 cport,
 
 /*
  * A request for bytes the copy of @r's answer holds: serve them from it.
- * Return: NULL if that was all, else what the application is still to
- * be asked for: @m, or in @rest the part that runs past the copy.
+ * Return: NULL if that was all, else @rest, set to the part of @m that
+ * runs past the copy, for the application to be asked.
  */
 static const struct mtp_wire_msg *
 mtp_server_from_copy(struct mtp_sock *ms, struct mtp_srec *r,
@@ -804,8 +804,8 @@ mtp_server_from_copy(struct mtp_sock *ms, struct mtp_srec *r,
  * recently used record: a flood of new transactions cannot lock out the
  * clients that keep theirs alive, and memory stays bounded.  What the
  * application holds is not on that list; if it holds everything, the new
- * request waits for its repeat.  Return: the record, or NULL with
- * @reason set.
+ * request waits for its repeat.  Return: the record, or NULL (@reason is
+ * set when memory ran out).
  */
 static struct mtp_srec *mtp_srec_new(struct mtp_sock *ms,
 				     const struct mtp_wire_msg *m,

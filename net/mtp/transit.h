@@ -44,8 +44,8 @@ struct mtp_range {
  *	initial request is unanswered what it asked for, which has no
  *	range (mtp_transit_charge())
  *
- * Every change to @bytes is returned to the caller, which moves the
- * server host's count (&mtp_cc.inflight) by the same amount.
+ * The caller moves the server host's count (&mtp_cc.inflight) with
+ * @bytes: by what it adds or charges, and by what the other calls return.
  */
 struct mtp_transit {
 	struct list_head ranges;

@@ -89,7 +89,8 @@ static void mtp_input(struct mtp_sock *ms, struct sk_buff *skb)
 	if (!err)
 		err = mtp_wire_check(&m);
 	if (err) {
-		MTP_INC_STATS(net, mtp_wire_mib[-err]);
+		MTP_INC_STATS(net, -err < MTP_WIRE_NERR ? mtp_wire_mib[-err] :
+						       MTP_MIB_INBADSIZE);
 		mtp_drop(ms, skb, err == -MTP_WIRE_ETRUNC ?
 			 SKB_DROP_REASON_PKT_TOO_SMALL :
 			 SKB_DROP_REASON_INVALID_PROTO);

@@ -9,7 +9,7 @@
 #include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/types.h>
-#include <net/kcompat.h>
+#include <net/kcompat_unaligned.h>
 
 #include "wire.h"
 

@@ -30,8 +30,9 @@
  * @end_rcvd: the peer sent END
  *
  * Each stream closes with WCLOSE from its writer, answered by RCLOSE
- * from its reader once all data is in; END ends the association.  The
- * bits only ever go from 0 to 1.
+ * from its reader once all data is in; END ends the association.  Once
+ * set, a bit stays set for the association's life, except @end_delay,
+ * which CTIMEOUT clears when it sends the END.
  */
 struct xtp_close {
 	u64 rcv_wclose;

@@ -517,8 +517,8 @@ static struct sock *xtp_child_new(struct sock *sk, struct sk_buff *skb,
 
 /*
  * Make @child reachable: a route back to the initiator, its key, its ATM
- * entry, its place among the peer's contexts.  Return: 0, or -1 with
- * @reason set for the FIRST's drop.
+ * entry, its place among the peer's contexts.  Return: 0, or a negative
+ * errno with @reason set for the FIRST's drop.
  */
 static int xtp_child_attach(struct sock *child, struct sk_buff *skb,
 			    const struct xtp_wire_pkt *pkt,
@@ -528,6 +528,7 @@ static int xtp_child_attach(struct sock *child, struct sk_buff *skb,
 	struct inet_sock *inet = inet_sk(child);
 	struct net *net = sock_net(child);
 	struct rtable *rt;
+	int err;
 
 	/* As for an initiator: ip_queue_xmit() uses the flow in cork.fl. */
 	rt = ip_route_output_ports(net, &inet->cork.fl.u.ip4, child,
@@ -536,16 +537,18 @@ static int xtp_child_attach(struct sock *child, struct sk_buff *skb,
 				   child->sk_bound_dev_if);
 	if (IS_ERR(rt)) {
 		*reason = SKB_DROP_REASON_IP_OUTNOROUTES;
-		return -1;
+		return PTR_ERR(rt);
 	}
-	if (xtp_key_insert(child)) {
+	err = xtp_key_insert(child);
+	if (err) {
 		ip_rt_put(rt);
-		return -1;
+		return err;
 	}
 	sk_setup_caps(child, &rt->dst);
-	if (xtp_atm_add(child, iph->saddr, pkt->hdr.key)) {
+	err = xtp_atm_add(child, iph->saddr, pkt->hdr.key);
+	if (err) {
 		XTP_INC_STATS(net, XTP_MIB_ATMFULL);
-		return -1;
+		return err;
 	}
 	xtp_peer_insert(child);
 	return 0;
@@ -828,7 +831,8 @@ static int xtp_rcv(struct sk_buff *skb)
 	}
 	err = xtp_rcv_decode(skb, &pkt);
 	if (err) {
-		XTP_INC_STATS(net, xtp_wire_mib[-err]);
+		XTP_INC_STATS(net, -err < XTP_WIRE_NERR ? xtp_wire_mib[-err] :
+						       XTP_MIB_INBADLEN);
 		reason = xtp_decode_drop_reason(err);
 		goto drop;
 	}

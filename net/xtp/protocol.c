@@ -108,9 +108,12 @@ static int __init xtp_init(void)
 	err = register_pernet_subsys(&xtp_net_ops);
 	if (err)
 		goto out_counter;
-	err = proto_register(&xtp_prot, 1);
+	err = xtp_sysctl_init();
 	if (err)
 		goto out_pernet;
+	err = proto_register(&xtp_prot, 1);
+	if (err)
+		goto out_sysctl;
 	err = inet_add_protocol(&xtp_net_protocol, IPPROTO_XTP);
 	if (err) {
 		pr_err("IP protocol %d is taken\n", IPPROTO_XTP);
@@ -125,6 +128,8 @@ static int __init xtp_init(void)
 
 out_proto:
 	proto_unregister(&xtp_prot);
+out_sysctl:
+	xtp_sysctl_exit();
 out_pernet:
 	unregister_pernet_subsys(&xtp_net_ops);
 out_counter:
@@ -142,6 +147,7 @@ static void __exit xtp_exit(void)
 	/* No CPU may still run xtp_rcv() once the pernet state goes. */
 	synchronize_net();
 	proto_unregister(&xtp_prot);
+	xtp_sysctl_exit();
 	unregister_pernet_subsys(&xtp_net_ops);
 	percpu_counter_destroy(&xtp_sockets_allocated);
 }

@@ -194,9 +194,14 @@ u32 xtp_rcv_spans(const struct xtp_sock *xs, struct xtp_wire_span *spans,
 	struct sk_buff *skb;
 	u32 n = 0;
 
-	skb_queue_walk(&xs->rcv.ooo, skb)
-		n = xtp_sack_add(spans, n, max, XTP_SKB_CB(skb)->seq,
-				 XTP_SKB_CB(skb)->seq + skb->len);
+	skb_queue_walk(&xs->rcv.ooo, skb) {
+		u64 seq = XTP_SKB_CB(skb)->seq;
+
+		/* Full, and the queue is sorted: nothing more can merge. */
+		if (n == max && (!n || seq > spans[n - 1].right))
+			break;
+		n = xtp_sack_add(spans, n, max, seq, seq + skb->len);
+	}
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_rcv_spans);

@@ -69,7 +69,10 @@ static const void *const xtp_sysctl_capped[] = {
 	&xtp_msl_max, &xtp_atm_max_max,
 };
 
-/* Memory limits, global as TCP's are: the initial namespace shows them. */
+/*
+ * Memory limits, global as TCP's are: the initial namespace shows them,
+ * registered once by the module (xtp_sysctl_init()).
+ */
 static struct ctl_table xtp_sysctl_global[] = {
 	{
 		/* pages: pressure starts, hard limit */
@@ -115,24 +118,28 @@ int xtp_sysctl_init_net(struct net *net)
 					    xn, xtp_net(&init_net),
 					    xtp_sysctl_capped,
 					    ARRAY_SIZE(xtp_sysctl_capped));
-	if (!xn->sysctl)
-		return -ENOMEM;
-	if (net_eq(net, &init_net)) {
-		xtp_sysctl_global_hdr =
-			register_net_sysctl_sz(net, "net/xtp",
-					       xtp_sysctl_global,
-					       ARRAY_SIZE(xtp_sysctl_global));
-		if (!xtp_sysctl_global_hdr) {
-			pernet_sysctl_unregister(xn->sysctl);
-			return -ENOMEM;
-		}
-	}
-	return 0;
+	return xn->sysctl ? 0 : -ENOMEM;
 }
 
 void xtp_sysctl_exit_net(struct net *net)
 {
-	if (net_eq(net, &init_net))
-		unregister_net_sysctl_table(xtp_sysctl_global_hdr);
 	pernet_sysctl_unregister(xtp_net(net)->sysctl);
+}
+
+/**
+ * xtp_sysctl_init() - the global sysctls, in the initial namespace
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int __init xtp_sysctl_init(void)
+{
+	xtp_sysctl_global_hdr =
+		register_net_sysctl_sz(&init_net, "net/xtp", xtp_sysctl_global,
+				       ARRAY_SIZE(xtp_sysctl_global));
+	return xtp_sysctl_global_hdr ? 0 : -ENOMEM;
+}
+
+void xtp_sysctl_exit(void)
+{
+	unregister_net_sysctl_table(xtp_sysctl_global_hdr);
 }

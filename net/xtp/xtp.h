@@ -506,9 +506,9 @@ struct xtp_timers {
  *	0 for none
  * @pmtu_cookie: the route MTU @mtu_data was computed from
  * @mtu_info: MTU an ICMP error reported while the user owned the socket
- * @stuck_una: @snd_una when the last handshake ended
+ * @stuck_una: &xtp_snd.una when the last handshake ended
  * @stuck_count: handshakes in a row that ended with full-size data lost
- *	and @snd_una where it was
+ *	and &xtp_snd.una where it was
  * @sreq_freq: SREQ on every @sreq_freq-th DATA packet
  * @wtimer_cfg: XTPSOCK_WTIMER_TMO in ms, 0 = from the RTT
  * @ctimer_tmo: CTIMER in ms
@@ -768,6 +768,8 @@ void xtp_tune_sndbuf(struct sock *sk);
 /* sysctl.c */
 int xtp_sysctl_init_net(struct net *net);
 void xtp_sysctl_exit_net(struct net *net);
+int xtp_sysctl_init(void);
+void xtp_sysctl_exit(void);
 
 /* context.c */
 int xtp_ctx_init_net(struct net *net);

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * User-space stand-in for include/net/kcompat.h, found first on the unit
- * tests' include path: the big-endian unaligned accessors that the pure
+ * User-space stand-in for include/net/kcompat_unaligned.h, found first on
+ * the unit tests' include path: the big-endian accessors that the pure
  * codecs (net/xtp/wire.c, net/mtp/wire.c) take from it.
  */
-#ifndef _XTP_SELFTEST_KCOMPAT_H
-#define _XTP_SELFTEST_KCOMPAT_H
+#ifndef _XTP_SELFTEST_KCOMPAT_UNALIGNED_H
+#define _XTP_SELFTEST_KCOMPAT_UNALIGNED_H
 
 static inline u16 get_unaligned_be16(const void *p)
 {
@@ -52,4 +52,4 @@ static inline void put_unaligned_be64(u64 v, void *p)
 	put_unaligned_be32(v & 0xffffffffU, b + 4);
 }
 
-#endif /* _XTP_SELFTEST_KCOMPAT_H */
+#endif /* _XTP_SELFTEST_KCOMPAT_UNALIGNED_H */
