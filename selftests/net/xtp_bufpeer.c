@@ -7,7 +7,8 @@
  *   xtp_bufpeer send ADDR PORT BYTES [-b SO_SNDBUF]
  *
  * The receiver accepts one association and reads it to its end, in 4 KB
- * reads paced to BYTES/S with -r (as fast as it can without), checks
+ * reads paced to BYTES/S with -r (a token bucket of 20 ms; as fast as it
+ * can without), checks
  * every byte against the pattern the sender writes, and prints
  * "bytes=N rcvbuf=R pattern=ok|bad".  The sender writes BYTES of the
  * pattern, closes its direction, waits for the receiver's end and prints
@@ -26,6 +27,8 @@
 #include <linux/xtp.h>
 
 #define CHUNK	4096
+/* Most a paced reader reads ahead after waiting: 20 ms of its rate. */
+#define PACE_BURST_S	0.02
 
 /* Byte @off of the stream: a period that no power of two divides. */
 static unsigned char pattern(unsigned long long off)
@@ -92,12 +95,20 @@ static int do_recv(int port, double rate, int size)
 		for (i = 0; i < (unsigned long long)n; i++)
 			bad |= buf[i] != pattern(got + i);
 		got += n;
-		/* Paced: no further than @rate allows by now. */
+		/*
+		 * Paced: no further than @rate allows by now.  Time spent
+		 * waiting for data is not saved up beyond a burst of
+		 * PACE_BURST_S: after a stall (slow start, a slow kernel)
+		 * the reader keeps its rate instead of reading everything
+		 * waiting at once.
+		 */
 		if (rate > 0) {
 			double ahead = got / rate - (now_s() - t0);
 
 			if (ahead > 0)
 				usleep((useconds_t)(ahead * 1e6));
+			else if (ahead < -PACE_BURST_S)
+				t0 += -ahead - PACE_BURST_S;
 		}
 	}
 	if (n < 0) {
