@@ -37,6 +37,17 @@ wait_for() {
 	done
 }
 
+# slow_factor: how many times a latency bound is stretched on this kernel.
+# Lockdep and KASAN make every packet several times dearer (the debug tier
+# measured 1.5x the release bounds), so a bound meant for speed scales.
+slow_factor() {
+	if [ -e /proc/lockdep ]; then
+		echo 3
+	else
+		echo 1
+	fi
+}
+
 # ktap_check DESCRIPTION EXPR: one result line; EXPR is evaluated by the
 # shell, so it may use &&, || and [ ], and $? in it is the status of the
 # command before ktap_check.
