@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XTP: a delivery-rate model of the path (bbr.h), written from the
+ * published BBR algorithm (draft-ietf-ccwg-bbr and the BBR papers).
+ *
+ * The model keeps two numbers of the path: its bottleneck bandwidth, the
+ * largest delivery rate seen over the last ten round trips, and its
+ * propagation delay, the least RTT seen over the last ten seconds.  The
+ * sender paces at a gain times the bandwidth and keeps about two
+ * bandwidth-delay products in flight.  The gain is 2/ln 2 while STARTUP
+ * looks for the bandwidth (the rate doubles each round), its inverse
+ * while DRAIN empties the queue that made, and in PROBE_BW a cycle of
+ * eight phases: 5/4 to see whether more is available, 3/4 to drain what
+ * that queued, then six at 1.  Every ten seconds without a new minimum
+ * RTT, PROBE_RTT holds four packets in flight for 200 ms.
+ *
+ * Random loss is not congestion.  A round trip counts as congested only
+ * if it lost more than XTP_BBR_LOSS_PCT of what it delivered and its RTT
+ * showed a queue (XTP_BBR_QUEUE_PCT of the minimum), as Veno tells
+ * random loss from congestion.  Such a round ends STARTUP and caps the
+ * bandwidth at 85% of the estimate, or at what the round delivered if
+ * more, until a probing phase of PROBE_BW passes without congestion.
+ *
+ * Pure arithmetic: no clock and no socket, so selftests/unit/test_bbr.c
+ * drives it with made-up samples.
+ */
+#include <linux/limits.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+
+#include "bbr.h"
+
+/* 2/ln 2, the smallest gain that doubles the delivery rate each round. */
+#define XTP_BBR_HIGH_GAIN	739
+#define XTP_BBR_DRAIN_GAIN	88
+#define XTP_BBR_CWND_GAIN	(2 * XTP_BBR_UNIT)
+#define XTP_BBR_CYCLE_LEN	8
+/* STARTUP ends when three rounds in a row grow the rate less than 25%. */
+#define XTP_BBR_FULL_BW_PCT	125
+#define XTP_BBR_FULL_BW_CNT	3
+#define XTP_BBR_LOSS_CAP_PCT	85
+#define XTP_BBR_MIN_CWND_SEGS	4
+
+static const u16 xtp_bbr_cycle[XTP_BBR_CYCLE_LEN] = {
+	5 * XTP_BBR_UNIT / 4, 3 * XTP_BBR_UNIT / 4,
+	XTP_BBR_UNIT, XTP_BBR_UNIT, XTP_BBR_UNIT,
+	XTP_BBR_UNIT, XTP_BBR_UNIT, XTP_BBR_UNIT,
+};
+
+/**
+ * xtp_bbr_init() - a model that knows nothing yet
+ * @b: the model
+ * @now_ns: the time
+ */
+void xtp_bbr_init(struct xtp_bbr *b, u64 now_ns)
+{
+	*b = (struct xtp_bbr){
+		.mode = XTP_BBR_STARTUP,
+		.min_rtt_stamp_ns = now_ns,
+	};
+}
+
+/**
+ * xtp_bbr_bw() - the bandwidth the model uses
+ * @b: the model
+ *
+ * Return: bytes per second, 0 before the first sample.
+ */
+u64 xtp_bbr_bw(const struct xtp_bbr *b)
+{
+	u64 bw = max(b->bw_max[0], b->bw_max[1]);
+
+	return b->bw_lo ? min(bw, b->bw_lo) : bw;
+}
+
+static u32 xtp_bbr_pacing_gain(const struct xtp_bbr *b)
+{
+	switch (b->mode) {
+	case XTP_BBR_STARTUP:
+		return XTP_BBR_HIGH_GAIN;
+	case XTP_BBR_DRAIN:
+		return XTP_BBR_DRAIN_GAIN;
+	case XTP_BBR_PROBE_BW:
+		return xtp_bbr_cycle[b->cycle_idx];
+	default:
+		return XTP_BBR_UNIT;
+	}
+}
+
+/* Bytes of one bandwidth-delay product, times @gain / 256. */
+static u64 xtp_bbr_bdp(const struct xtp_bbr *b, u32 gain)
+{
+	return div64_u64(xtp_bbr_bw(b) * b->min_rtt_us * gain,
+			 1000000ULL * XTP_BBR_UNIT);
+}
+
+/* A new round trip starts when a packet sent after the last one ended. */
+static bool xtp_bbr_new_round(struct xtp_bbr *b,
+			      const struct xtp_bbr_sample *rs, u64 delivered)
+{
+	if (rs->prior_delivered < b->round_end)
+		return false;
+	b->round++;
+	b->round_end = delivered;
+	return true;
+}
+
+/* The windowed maximum: two buckets of XTP_BBR_BW_ROUNDS rounds each. */
+static void xtp_bbr_bw_sample(struct xtp_bbr *b,
+			      const struct xtp_bbr_sample *rs)
+{
+	u64 bw;
+
+	if (b->round - b->bw_win_round >= XTP_BBR_BW_ROUNDS) {
+		b->bw_max[1] = b->bw_max[0];
+		b->bw_max[0] = 0;
+		b->bw_win_round = b->round;
+	}
+	if (!rs->interval_ns || !rs->delivered)
+		return;
+	/* Shorter than a round trip: a burst of acks, not the path's rate. */
+	if (rs->interval_ns < (u64)b->min_rtt_us * 1000)
+		return;
+	bw = div64_u64(rs->delivered * 1000000000ULL, rs->interval_ns);
+	/* An application-limited sample only ever raises the estimate. */
+	if (rs->app_limited && bw < xtp_bbr_bw(b))
+		return;
+	b->round_bw = max(b->round_bw, bw);
+	b->bw_max[0] = max(b->bw_max[0], bw);
+}
+
+/* At a round's end: was its loss congestion?  Starts the next round. */
+static bool xtp_bbr_round_lossy(struct xtp_bbr *b)
+{
+	u64 total = (u64)b->round_delivered + b->round_lost;
+	bool lossy = total &&
+		     (u64)b->round_lost * 100 > total * XTP_BBR_LOSS_PCT &&
+		     (u64)b->round_rtt_us * 100 >
+		     (u64)b->min_rtt_us * XTP_BBR_QUEUE_PCT;
+
+	if (lossy)
+		b->bw_lo = max(b->round_bw,
+			       div64_u64(xtp_bbr_bw(b) * XTP_BBR_LOSS_CAP_PCT,
+					 100));
+	b->round_delivered = 0;
+	b->round_lost = 0;
+	b->round_bw = 0;
+	b->round_rtt_us = 0;
+	return lossy;
+}
+
+static void xtp_bbr_check_full_bw(struct xtp_bbr *b, bool lossy)
+{
+	u64 bw = xtp_bbr_bw(b);
+
+	if (b->full_bw_reached)
+		return;
+	if (lossy) {
+		b->full_bw_reached = true;
+		return;
+	}
+	if (bw * 100 >= b->full_bw * XTP_BBR_FULL_BW_PCT) {
+		b->full_bw = bw;
+		b->full_bw_cnt = 0;
+		return;
+	}
+	if (++b->full_bw_cnt >= XTP_BBR_FULL_BW_CNT)
+		b->full_bw_reached = true;
+}
+
+static void xtp_bbr_enter_probe_bw(struct xtp_bbr *b, u64 now_ns)
+{
+	b->mode = XTP_BBR_PROBE_BW;
+	/* Not the 3/4 phase: it would drain what is not there. */
+	b->cycle_idx = (u8)(b->round % (XTP_BBR_CYCLE_LEN - 1));
+	if (b->cycle_idx >= 1)
+		b->cycle_idx++;
+	b->cycle_stamp_ns = now_ns;
+}
+
+/* PROBE_BW: the next phase after a min RTT, or once its goal is met. */
+static void xtp_bbr_cycle_step(struct xtp_bbr *b, u32 inflight, bool lossy,
+			       u64 now_ns)
+{
+	u32 gain = xtp_bbr_cycle[b->cycle_idx];
+	bool done = now_ns - b->cycle_stamp_ns >
+		    (u64)b->min_rtt_us * 1000;
+
+	if (gain > XTP_BBR_UNIT)
+		done = done && (lossy || inflight >= xtp_bbr_bdp(b, gain));
+	else if (gain < XTP_BBR_UNIT)
+		done = done || inflight <= xtp_bbr_bdp(b, XTP_BBR_UNIT);
+	if (!done)
+		return;
+	/* A probe without congestion: the loss cap no longer holds. */
+	if (gain > XTP_BBR_UNIT && !lossy)
+		b->bw_lo = 0;
+	b->cycle_idx = (b->cycle_idx + 1) % XTP_BBR_CYCLE_LEN;
+	b->cycle_stamp_ns = now_ns;
+}
+
+static void xtp_bbr_min_rtt(struct xtp_bbr *b, const struct xtp_bbr_sample *rs,
+			    u32 inflight, u32 mss, u64 now_ns)
+{
+	bool expired = now_ns - b->min_rtt_stamp_ns > XTP_BBR_MIN_RTT_NS;
+
+	if (rs->rtt_us && (!b->min_rtt_us || rs->rtt_us <= b->min_rtt_us ||
+			   expired)) {
+		b->min_rtt_us = rs->rtt_us;
+		b->min_rtt_stamp_ns = now_ns;
+	}
+	if (expired && b->mode != XTP_BBR_PROBE_RTT) {
+		b->mode = XTP_BBR_PROBE_RTT;
+		b->probe_rtt_done_ns = 0;
+	}
+	if (b->mode != XTP_BBR_PROBE_RTT)
+		return;
+	/* The 200 ms start once the window is down to a few packets. */
+	if (!b->probe_rtt_done_ns &&
+	    inflight <= XTP_BBR_MIN_CWND_SEGS * mss)
+		b->probe_rtt_done_ns = now_ns + XTP_BBR_PROBE_RTT_NS;
+	if (b->probe_rtt_done_ns && now_ns >= b->probe_rtt_done_ns) {
+		b->min_rtt_stamp_ns = now_ns;
+		if (b->full_bw_reached)
+			xtp_bbr_enter_probe_bw(b, now_ns);
+		else
+			b->mode = XTP_BBR_STARTUP;
+	}
+}
+
+/**
+ * xtp_bbr_update() - an acknowledgment brought a sample
+ * @b: the model
+ * @rs: the sample
+ * @delivered_total: bytes delivered so far, this sample included
+ * @inflight: bytes in flight after it
+ * @mss: one packet's payload
+ * @now_ns: the time
+ */
+void xtp_bbr_update(struct xtp_bbr *b, const struct xtp_bbr_sample *rs,
+		    u64 delivered_total, u32 inflight, u32 mss, u64 now_ns)
+{
+	bool lossy = false;
+
+	if (xtp_bbr_new_round(b, rs, delivered_total)) {
+		lossy = xtp_bbr_round_lossy(b);
+		if (b->mode == XTP_BBR_STARTUP)
+			xtp_bbr_check_full_bw(b, lossy);
+	}
+	b->round_delivered += (u32)min_t(u64, rs->delivered, U32_MAX / 2);
+	b->round_lost += rs->lost;
+	b->round_rtt_us = max(b->round_rtt_us, rs->rtt_us);
+	xtp_bbr_bw_sample(b, rs);
+	if (b->mode == XTP_BBR_STARTUP && b->full_bw_reached)
+		b->mode = XTP_BBR_DRAIN;
+	if (b->mode == XTP_BBR_DRAIN &&
+	    inflight <= xtp_bbr_bdp(b, XTP_BBR_UNIT))
+		xtp_bbr_enter_probe_bw(b, now_ns);
+	if (b->mode == XTP_BBR_PROBE_BW)
+		xtp_bbr_cycle_step(b, inflight, lossy, now_ns);
+	xtp_bbr_min_rtt(b, rs, inflight, mss, now_ns);
+}
+
+/**
+ * xtp_bbr_pacing_rate() - the rate to pace at
+ * @b: the model
+ *
+ * Return: bytes per second, 0 until the first sample (the caller's
+ * initial rate then applies).
+ */
+u64 xtp_bbr_pacing_rate(const struct xtp_bbr *b)
+{
+	return div64_u64(xtp_bbr_bw(b) * xtp_bbr_pacing_gain(b),
+			 XTP_BBR_UNIT);
+}
+
+/**
+ * xtp_bbr_cwnd() - the most bytes to keep in flight
+ * @b: the model
+ * @mss: one packet's payload
+ *
+ * Two bandwidth-delay products (STARTUP's gain before the first RTT is
+ * known: the caller's initial window then applies), never fewer than
+ * four packets; four packets in PROBE_RTT.
+ *
+ * Return: bytes, 0 while the model has no estimate.
+ */
+u32 xtp_bbr_cwnd(const struct xtp_bbr *b, u32 mss)
+{
+	u64 w;
+
+	if (b->mode == XTP_BBR_PROBE_RTT)
+		return XTP_BBR_MIN_CWND_SEGS * mss;
+	if (!b->min_rtt_us || !xtp_bbr_bw(b))
+		return 0;
+	w = xtp_bbr_bdp(b, XTP_BBR_CWND_GAIN);
+	return (u32)clamp_t(u64, w, XTP_BBR_MIN_CWND_SEGS * mss, U32_MAX);
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * XTP: a delivery-rate model of the path, after the published BBR
+ * algorithm (draft-ietf-ccwg-bbr), as pure arithmetic shared by the
+ * module (cc_bbr.c, XTP_CC_BBR) and the user-space unit tests (bbr.c).
+ */
+#ifndef _NET_XTP_BBR_H
+#define _NET_XTP_BBR_H
+
+#include <linux/types.h>
+
+/* Gains are in 1/256 units. */
+#define XTP_BBR_UNIT		256
+
+/**
+ * enum xtp_bbr_mode - what the model is doing
+ * @XTP_BBR_STARTUP: doubling the rate each round trip to find the
+ *	bottleneck's bandwidth
+ * @XTP_BBR_DRAIN: emptying the queue STARTUP built
+ * @XTP_BBR_PROBE_BW: cruising at the bandwidth, probing above it one
+ *	round in eight and draining the next
+ * @XTP_BBR_PROBE_RTT: a few packets in flight for a moment, so the
+ *	minimum RTT can be seen again
+ */
+enum xtp_bbr_mode {
+	XTP_BBR_STARTUP,
+	XTP_BBR_DRAIN,
+	XTP_BBR_PROBE_BW,
+	XTP_BBR_PROBE_RTT,
+};
+
+/**
+ * struct xtp_bbr_sample - one acknowledgment's delivery-rate sample
+ * @delivered: bytes delivered over the sample's interval
+ * @prior_delivered: the total delivered when the newest packet this
+ *	acknowledgment covers was sent
+ * @interval_ns: the longer of the send and the acknowledgment intervals
+ * @rtt_us: the RTT of that packet, 0 for none
+ * @lost: bytes newly marked lost
+ * @app_limited: the sender had nothing to send when that packet left:
+ *	a low rate says nothing of the path
+ */
+struct xtp_bbr_sample {
+	u64 delivered;
+	u64 prior_delivered;
+	u64 interval_ns;
+	u32 rtt_us;
+	u32 lost;
+	bool app_limited;
+};
+
+/**
+ * struct xtp_bbr - the model
+ * @bw_max: the largest delivery rate of the current and the previous
+ *	window of %XTP_BBR_BW_ROUNDS round trips (bytes/s)
+ * @bw_lo: a cap after a round with loss above the threshold, 0 for none
+ * @full_bw: STARTUP: the rate the last growth check saw
+ * @round: round trips counted
+ * @round_end: the total delivered that ends the current round trip
+ * @bw_win_round: round at which the current @bw_max window began
+ * @min_rtt_stamp_ns: when @min_rtt_us was last seen or renewed
+ * @cycle_stamp_ns: when the current PROBE_BW phase began
+ * @probe_rtt_done_ns: PROBE_RTT ends then, 0 while not yet timed
+ * @min_rtt_us: the least RTT of the last %XTP_BBR_MIN_RTT_NS
+ * @round_delivered: bytes delivered in the current round trip
+ * @round_lost: bytes lost in the current round trip
+ * @round_bw: the largest delivery rate sampled in the current round
+ * @round_rtt_us: the largest RTT sampled in the current round
+ * @mode: &enum xtp_bbr_mode
+ * @cycle_idx: the PROBE_BW phase
+ * @full_bw_cnt: STARTUP: rounds in a row without 25% growth
+ * @full_bw_reached: STARTUP found the bottleneck
+ */
+struct xtp_bbr {
+	u64 bw_max[2];
+	u64 bw_lo;
+	u64 full_bw;
+	u64 round;
+	u64 round_end;
+	u64 bw_win_round;
+	u64 min_rtt_stamp_ns;
+	u64 cycle_stamp_ns;
+	u64 probe_rtt_done_ns;
+	u32 min_rtt_us;
+	u32 round_delivered;
+	u32 round_lost;
+	u64 round_bw;
+	u32 round_rtt_us;
+	u8 mode;
+	u8 cycle_idx;
+	u8 full_bw_cnt;
+	bool full_bw_reached;
+};
+
+/* The bandwidth filter's window, in round trips. */
+#define XTP_BBR_BW_ROUNDS	10
+/* The minimum RTT filter's window. */
+#define XTP_BBR_MIN_RTT_NS	(10ULL * 1000000000ULL)
+/* How long PROBE_RTT holds the window down. */
+#define XTP_BBR_PROBE_RTT_NS	(200ULL * 1000000ULL)
+/*
+ * Loss in a round trip is congestion when it is above this (percent) and
+ * the round's RTT shows a queue (XTP_BBR_QUEUE_PCT of the minimum):
+ * random loss on an empty path is neither.
+ */
+#define XTP_BBR_LOSS_PCT	2
+#define XTP_BBR_QUEUE_PCT	125
+
+void xtp_bbr_init(struct xtp_bbr *b, u64 now_ns);
+void xtp_bbr_update(struct xtp_bbr *b, const struct xtp_bbr_sample *rs,
+		    u64 delivered_total, u32 inflight, u32 mss, u64 now_ns);
+u64 xtp_bbr_bw(const struct xtp_bbr *b);
+u64 xtp_bbr_pacing_rate(const struct xtp_bbr *b);
+u32 xtp_bbr_cwnd(const struct xtp_bbr *b, u32 mss);
+
+#endif /* _NET_XTP_BBR_H */

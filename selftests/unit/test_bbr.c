@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User-space unit tests of net/xtp/bbr.c, the delivery-rate model: one
+ * sender paced and windowed by the model, over a simulated path with a
+ * drop-tail bottleneck, a propagation delay and random loss.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+#include "bbr.h"
+
+#define MSS	1448
+#define MS	1000000ULL
+#define NPKT	(1 << 18)
+
+struct pkt {
+	u64 sent, ack, prior_delivered, prior_time;
+	bool lost;
+};
+
+struct path {
+	u64 rate;		/* bottleneck, bytes/s */
+	u64 owd;		/* one-way delay, ns */
+	u64 buffer;		/* bottleneck queue, bytes */
+	unsigned int loss_ppm;	/* random loss after the bottleneck */
+};
+
+struct sim {
+	struct xtp_bbr b;
+	struct path p;
+	struct pkt *q;
+	unsigned int head, tail;
+	u64 now, pace_next, q_free, delivered, delivered_time;
+	u64 inflight, lost_bytes, drops;
+	u64 rtt_sum, rtt_n;
+	bool saw_probe_rtt;
+	unsigned int seed;
+};
+
+static unsigned int rnd(struct sim *s)
+{
+	s->seed = s->seed * 1103515245 + 12345;
+	return (s->seed >> 8) % 1000000;
+}
+
+static void sim_init(struct sim *s, u64 rate, u64 rtt_ms, u64 buffer,
+		     unsigned int loss_ppm)
+{
+	memset(s, 0, sizeof(*s));
+	s->q = calloc(NPKT, sizeof(*s->q));
+	s->p = (struct path){ rate, rtt_ms * MS / 2, buffer, loss_ppm };
+	s->seed = 20261127;
+	xtp_bbr_init(&s->b, 0);
+}
+
+static void sim_send(struct sim *s)
+{
+	struct pkt *k = &s->q[s->tail++ % NPKT];
+	u64 arrive = s->now + s->p.owd, depart;
+
+	k->sent = s->now;
+	k->prior_delivered = s->delivered;
+	k->prior_time = s->delivered_time;
+	k->lost = false;
+	s->inflight += MSS;
+	/* The queue ahead of it, in bytes, when it reaches the bottleneck. */
+	if (s->q_free > arrive &&
+	    (s->q_free - arrive) * s->p.rate / 1000000000ULL + MSS >
+	    s->p.buffer) {
+		k->lost = true;
+		s->drops++;
+		k->ack = arrive + s->p.owd;
+		return;
+	}
+	depart = (s->q_free > arrive ? s->q_free : arrive) +
+		 MSS * 1000000000ULL / s->p.rate;
+	s->q_free = depart;
+	k->lost = rnd(s) < s->p.loss_ppm;
+	k->ack = depart + s->p.owd;
+}
+
+static void sim_ack(struct sim *s, struct pkt *k)
+{
+	struct xtp_bbr_sample rs = { 0 };
+
+	s->inflight -= MSS;
+	if (k->lost) {
+		rs.lost = MSS;
+		rs.prior_delivered = k->prior_delivered;
+		s->lost_bytes += MSS;
+	} else {
+		s->delivered += MSS;
+		s->delivered_time = s->now;
+		rs.delivered = s->delivered - k->prior_delivered;
+		rs.prior_delivered = k->prior_delivered;
+		rs.interval_ns = s->now - k->prior_time;
+		rs.rtt_us = (u32)((s->now - k->sent) / 1000);
+		s->rtt_sum += rs.rtt_us;
+		s->rtt_n++;
+	}
+	xtp_bbr_update(&s->b, &rs, s->delivered, (u32)s->inflight, MSS,
+		       s->now);
+	if (s->b.mode == XTP_BBR_PROBE_RTT)
+		s->saw_probe_rtt = true;
+}
+
+/* Run until @until_ms; return the bytes delivered in the last second. */
+static u64 sim_run(struct sim *s, u64 until_ms)
+{
+	u64 end = until_ms * MS, mark = end - 1000 * MS, at_mark = 0;
+
+	for (; s->now < end; s->now += 100000) {
+		u32 cwnd = xtp_bbr_cwnd(&s->b, MSS);
+		u64 rate = xtp_bbr_pacing_rate(&s->b);
+
+		if (s->now >= mark && !at_mark)
+			at_mark = s->delivered + 1;
+		while (s->head != s->tail && s->q[s->head % NPKT].ack <= s->now)
+			sim_ack(s, &s->q[s->head++ % NPKT]);
+		if (!cwnd)
+			cwnd = 10 * MSS;
+		while (s->inflight + MSS <= cwnd && s->pace_next <= s->now &&
+		       s->tail - s->head < NPKT - 1) {
+			sim_send(s);
+			/* Idle time is not saved up beyond a step. */
+			if (s->pace_next + 100000 < s->now)
+				s->pace_next = s->now;
+			if (rate)
+				s->pace_next += MSS * 1000000000ULL / rate;
+		}
+	}
+	return s->delivered - (at_mark - 1);
+}
+
+#define MBPS(x)	((x) * 1000000ULL / 8)
+
+/* 100 Mbit/s, 50 ms, two BDPs of buffer: the model finds the path. */
+TEST(finds_bandwidth_and_delay)
+{
+	struct sim s;
+	u64 got;
+
+	sim_init(&s, MBPS(100), 50, 2 * MBPS(100) / 20, 0);
+	got = sim_run(&s, 4000);
+	TH_LOG("bw %llu, min_rtt %u us, mode %u, last second %llu bytes, drops %llu",
+	       (unsigned long long)xtp_bbr_bw(&s.b), s.b.min_rtt_us,
+	       s.b.mode, (unsigned long long)got,
+	       (unsigned long long)s.drops);
+	EXPECT_EQ(XTP_BBR_PROBE_BW, s.b.mode);
+	EXPECT_GE(xtp_bbr_bw(&s.b), MBPS(100) * 9 / 10);
+	EXPECT_LE(xtp_bbr_bw(&s.b), MBPS(100) * 11 / 10);
+	EXPECT_GE(s.b.min_rtt_us, 50000);
+	EXPECT_LE(s.b.min_rtt_us, 51000);
+	EXPECT_GE(got, MBPS(100) * 9 / 10);
+	free(s.q);
+}
+
+/* Random loss on an empty path is not congestion: the rate holds. */
+TEST(random_loss_keeps_rate)
+{
+	static const unsigned int ppm[] = { 10000, 100000 };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		struct sim s;
+		u64 got;
+
+		sim_init(&s, MBPS(100), 50, 4 * MBPS(100) / 20, ppm[i]);
+		got = sim_run(&s, 4000);
+		TH_LOG("%u ppm: bw %llu, bw_lo %llu, last second %llu bytes",
+		       ppm[i], (unsigned long long)xtp_bbr_bw(&s.b),
+		       (unsigned long long)s.b.bw_lo,
+		       (unsigned long long)got);
+		/* What arrives is the rate less the loss. */
+		EXPECT_GE(got, MBPS(100) * (1000000 - ppm[i]) / 1000000 *
+			  85 / 100);
+		free(s.q);
+	}
+}
+
+/* A shallow buffer: the queue stays within it and little is dropped. */
+TEST(shallow_buffer)
+{
+	struct sim s;
+	u64 got;
+
+	sim_init(&s, MBPS(20), 40, MBPS(20) / 25, 0);
+	got = sim_run(&s, 6000);
+	TH_LOG("last second %llu bytes, drops %llu, mean rtt %llu us",
+	       (unsigned long long)got, (unsigned long long)s.drops,
+	       (unsigned long long)(s.rtt_sum / s.rtt_n));
+	EXPECT_GE(got, MBPS(20) * 85 / 100);
+	EXPECT_LE(s.rtt_sum / s.rtt_n, 80000);
+	free(s.q);
+}
+
+/*
+ * The bottleneck halves: the model follows once the filter window of
+ * ten to twenty round trips has passed (longer ones now: the queue).
+ */
+TEST(follows_a_rate_drop)
+{
+	struct sim s;
+
+	sim_init(&s, MBPS(100), 50, 2 * MBPS(100) / 20, 0);
+	sim_run(&s, 3000);
+	s.p.rate = MBPS(50);
+	sim_run(&s, 9000);
+	TH_LOG("bw %llu after the drop", (unsigned long long)xtp_bbr_bw(&s.b));
+	EXPECT_LE(xtp_bbr_bw(&s.b), MBPS(50) * 11 / 10);
+	EXPECT_GE(xtp_bbr_bw(&s.b), MBPS(50) * 9 / 10);
+	free(s.q);
+}
+
+/*
+ * The route gets longer: the old minimum is never seen again, so after
+ * ten seconds PROBE_RTT measures the new one, and PROBE_BW resumes.
+ */
+TEST(probe_rtt)
+{
+	struct sim s;
+
+	sim_init(&s, MBPS(20), 20, 2 * MBPS(20) / 50, 0);
+	sim_run(&s, 2000);
+	EXPECT_LE(s.b.min_rtt_us, 21000);
+	s.p.owd += 5 * MS;
+	sim_run(&s, 10000);
+	EXPECT_FALSE(s.saw_probe_rtt);
+	sim_run(&s, 13000);
+	EXPECT_TRUE(s.saw_probe_rtt);
+	EXPECT_EQ(XTP_BBR_PROBE_BW, s.b.mode);
+	EXPECT_GE(s.b.min_rtt_us, 30000);
+	EXPECT_LE(s.b.min_rtt_us, 31000);
+	free(s.q);
+}
+
+/*
+ * Acknowledgments that come in a burst show a rate the path does not
+ * have: a sample over less than the least RTT does not raise the
+ * estimate, the same sample over a round trip does.
+ */
+TEST(ack_burst_is_not_bandwidth)
+{
+	struct xtp_bbr_sample rs = { .delivered = 64 * MSS, .rtt_us = 20000 };
+	struct sim s;
+	u64 bw;
+
+	sim_init(&s, MBPS(20), 20, 2 * MBPS(20) / 50, 0);
+	sim_run(&s, 2000);
+	bw = xtp_bbr_bw(&s.b);
+	rs.prior_delivered = s.delivered;
+	rs.interval_ns = 2 * MS;
+	xtp_bbr_update(&s.b, &rs, s.delivered + rs.delivered, 0, MSS,
+		       s.now);
+	EXPECT_LE(xtp_bbr_bw(&s.b), bw);
+	rs.interval_ns = 25 * MS;
+	xtp_bbr_update(&s.b, &rs, s.delivered + 2 * rs.delivered, 0, MSS,
+		       s.now);
+	EXPECT_GT(xtp_bbr_bw(&s.b), bw);
+	free(s.q);
+}
+
+TEST_HARNESS_MAIN
