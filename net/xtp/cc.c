@@ -22,6 +22,7 @@ static const struct xtp_cc_ops *const xtp_ccs[] = {
 	&xtp_cc_scc,
 	&xtp_cc_newreno,
 	&xtp_cc_veno,
+	&xtp_cc_bbr,
 };
 
 /**
@@ -92,6 +93,11 @@ void xtp_cc_start(struct sock *sk)
 	xs->rec.reo_pending = 0;
 	xs->cc.pace_next_ns = 0;
 	xs->cc.pacing_rate = 0;
+	xs->cc.delivered = 0;
+	xs->cc.delivered_ns = 0;
+	xs->cc.first_tx_ns = 0;
+	xs->cc.rate_lost = 0;
+	memset(&xs->cc.rate, 0, sizeof(xs->cc.rate));
 	memset(xs->rtt.cache, 0, sizeof(xs->rtt.cache));
 	xs->cc.ops->init(sk);
 	xs->mib.init_trainsize = xs->cc.cwnd;
@@ -153,12 +159,17 @@ void xtp_pacing_sent(struct sock *sk, u32 len)
 	struct xtp_sock *xs = xtp_sk(sk);
 	u64 now = ktime_get_ns(), rate;
 
-	if (!xs->cc.ops->paced || !xs->rtt.srtt_us) {
-		xs->cc.pacing_rate = 0;
-		return;
+	if (xs->cc.ops->pacing_rate) {
+		rate = xs->cc.ops->pacing_rate(sk);
+	} else {
+		if (!xs->cc.ops->paced || !xs->rtt.srtt_us) {
+			xs->cc.pacing_rate = 0;
+			return;
+		}
+		rate = div_u64((u64)xs->cc.cwnd * USEC_PER_SEC,
+			       xs->rtt.srtt_us);
+		rate = xs->cc.cwnd < xs->cc.ssthresh ? 2 * rate : rate * 6 / 5;
 	}
-	rate = div_u64((u64)xs->cc.cwnd * USEC_PER_SEC, xs->rtt.srtt_us);
-	rate = xs->cc.cwnd < xs->cc.ssthresh ? 2 * rate : rate * 6 / 5;
 	xs->cc.pacing_rate = max_t(u64, rate, 1);
 	xs->mib.pacing_rate = xs->cc.pacing_rate;
 	xs->cc.pace_next_ns = max(xs->cc.pace_next_ns, now) +
@@ -166,3 +177,104 @@ void xtp_pacing_sent(struct sock *sk, u32 len)
 					xs->cc.pacing_rate);
 }
 
+/**
+ * xtp_rate_sent() - @skb leaves: note how much was delivered by then
+ * @sk: the context, locked
+ * @skb: a DATA packet of the retransmission queue, &xtp_skb_cb.xmit_ns set
+ *
+ * The delivery rate a later acknowledgment of @skb shows is what was
+ * delivered between @skb's departure and that acknowledgment, over the
+ * longer of the time between them and the time the flight @skb belongs
+ * to took to send.  A sender with nothing else in flight starts both
+ * intervals now.
+ */
+void xtp_rate_sent(struct sock *sk, struct sk_buff *skb)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct xtp_skb_cb *cb = XTP_SKB_CB(skb);
+
+	if (skb_queue_len(&xs->snd.rtx) <= 1 || !xs->cc.delivered_ns) {
+		xs->cc.delivered_ns = cb->xmit_ns;
+		xs->cc.first_tx_ns = cb->xmit_ns;
+	}
+	/* Ages, not times, to fit skb->cb: longer than 4 s says nothing. */
+	cb->tx_delivered = (u32)xs->cc.delivered;
+	cb->tx_delivered_age = (u32)min_t(u64, cb->xmit_ns -
+					  xs->cc.delivered_ns, U32_MAX);
+	cb->tx_flight_age = (u32)min_t(u64, cb->xmit_ns - xs->cc.first_tx_ns,
+				       U32_MAX);
+	cb->tx_app_limited = xs->cc.app_limited;
+}
+
+/**
+ * xtp_rate_delivered() - RSEQ or an ECNTL span covers @skb for the first time
+ * @sk: the context, locked
+ * @skb: the packet
+ */
+void xtp_rate_delivered(struct sock *sk, const struct sk_buff *skb)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	const struct xtp_skb_cb *cb = XTP_SKB_CB(skb);
+	struct xtp_rate_acc *acc = &xs->cc.rate;
+
+	u64 cur = xs->cc.delivered;
+
+	xs->cc.delivered += skb->len;
+	if (acc->any && cb->xmit_ns <= acc->xmit_ns)
+		return;
+	acc->any = true;
+	acc->prior_delivered = cur - (u32)((u32)cur - cb->tx_delivered);
+	acc->prior_ns = cb->xmit_ns - cb->tx_delivered_age;
+	acc->first_ns = cb->xmit_ns - cb->tx_flight_age;
+	acc->xmit_ns = cb->xmit_ns;
+	acc->rtx = cb->rtx;
+	acc->app_limited = cb->tx_app_limited;
+}
+
+/**
+ * xtp_rate_lost() - @bytes were marked lost, for the next rate sample
+ * @sk: the context, locked
+ * @bytes: how many
+ */
+void xtp_rate_lost(struct sock *sk, u32 bytes)
+{
+	xtp_sk(sk)->cc.rate_lost += bytes;
+}
+
+/**
+ * xtp_rate_sample() - the acknowledgment is applied: hand its sample on
+ * @sk: the context, locked
+ *
+ * For a controller that takes samples (&xtp_cc_ops.sample); the state
+ * gathered by xtp_rate_delivered() is cleared for the next one.
+ */
+void xtp_rate_sample(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct xtp_rate_acc *acc = &xs->cc.rate;
+	struct xtp_bbr_sample rs = { 0 };
+	u64 now = ktime_get_ns();
+
+	if (!acc->any && !xs->cc.rate_lost)
+		return;
+	if (acc->any) {
+		xs->cc.delivered_ns = now;
+		xs->cc.first_tx_ns = acc->xmit_ns;
+		rs.delivered = xs->cc.delivered - acc->prior_delivered;
+		rs.prior_delivered = acc->prior_delivered;
+		/* An ack train's rate is not the path's: not above the send's. */
+		rs.interval_ns = max(now - acc->prior_ns,
+				     acc->xmit_ns - acc->first_ns);
+		if (!acc->rtx)
+			rs.rtt_us = (u32)div_u64(now - acc->xmit_ns,
+						 NSEC_PER_USEC);
+		rs.app_limited = acc->app_limited;
+	} else {
+		rs.prior_delivered = xs->cc.delivered;
+	}
+	rs.lost = xs->cc.rate_lost;
+	xs->cc.rate_lost = 0;
+	memset(acc, 0, sizeof(*acc));
+	if (xs->cc.ops->sample && !xs->in_handshake)
+		xs->cc.ops->sample(sk, &rs);
+}

@@ -279,6 +279,7 @@ static void xtp_ack(struct sock *sk, const struct xtp_wire_pkt *pkt)
 	}
 	if (pkt->hdr.pformat == XTP_PF_ECNTL)
 		xtp_rtx_ecntl(sk, pkt);
+	xtp_rate_sample(sk);
 	xtp_wtimer_answered(sk, pkt->ctl.echo);
 	trace_xtp_probe(sk);
 }

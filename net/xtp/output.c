@@ -262,6 +262,7 @@ int xtp_send_first(struct sock *sk)
 		pkt.data_len = data->len;
 		XTP_SKB_CB(data)->sent = 1;
 		XTP_SKB_CB(data)->xmit_ns = ktime_get_ns();
+		xtp_rate_sent(sk, data);
 	}
 	if (!xs->first_sent)
 		xtp_cc_start(sk);
@@ -340,6 +341,7 @@ static int xtp_send_data(struct sock *sk, struct sk_buff *data, u32 options)
 	}
 	XTP_SKB_CB(data)->sent = 1;
 	XTP_SKB_CB(data)->xmit_ns = ktime_get_ns();
+	xtp_rate_sent(sk, data);
 	xs->mib.bytes_sent += data->len;
 	return xtp_xmit(sk, &pkt);
 }

@@ -46,8 +46,10 @@ void xtp_rtx_unlink(struct sock *sk, struct sk_buff *skb)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (!XTP_SKB_CB(skb)->sacked)
+	if (!XTP_SKB_CB(skb)->sacked) {
 		xtp_rtx_check_spurious(sk, skb);
+		xtp_rate_delivered(sk, skb);
+	}
 	__skb_unlink(skb, &xs->snd.rtx);
 	if (XTP_SKB_CB(skb)->sacked)
 		xs->rec.sacked_out -= skb->len;
@@ -66,6 +68,7 @@ static void xtp_mark_lost(struct sock *sk, struct sk_buff *skb)
 
 	XTP_SKB_CB(skb)->lost = 1;
 	xs->rec.lost_out += skb->len;
+	xtp_rate_lost(sk, skb->len);
 }
 
 /**
@@ -145,6 +148,7 @@ void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt)
 		    !xtp_sack_covers(pkt, nspan, cb->seq, cb->seq + skb->len))
 			continue;
 		xtp_rtx_check_spurious(sk, skb);
+		xtp_rate_delivered(sk, skb);
 		cb->sacked = 1;
 		xs->rec.sacked_out += skb->len;
 		if (cb->lost) {

@@ -11,7 +11,7 @@
 
 static int xtp_msl_max = 3600 * 1000;
 static int xtp_cc_min = XTP_CC_SCC;
-static int xtp_cc_max = XTP_CC_VENO;
+static int xtp_cc_max = XTP_CC_BBR;
 static int xtp_atm_max_max = 1 << 24;
 
 #define XTP_FIELD(f)	PERNET_SYSCTL_FIELD(struct xtp_net, f)

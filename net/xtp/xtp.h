@@ -56,6 +56,7 @@
 
 #include "close.h"
 #include "compat.h"
+#include "bbr.h"
 #include "drs.h"
 #include "sack.h"
 #include "scc.h"
@@ -263,12 +264,16 @@ struct xtp_walk {
 struct xtp_skb_cb {
 	u64 seq;		/* sequence number of the first byte */
 	u64 xmit_ns;		/* send: time of the latest transmission */
+	u32 tx_delivered;	/* send: &xtp_cc_state.delivered then (low bits) */
+	u32 tx_delivered_age;	/* send: ns since &xtp_cc_state.delivered_ns */
+	u32 tx_flight_age;	/* send: ns since &xtp_cc_state.first_tx_ns */
 	u32 offset;		/* receive: bytes already read */
 	u32 options;		/* EOM (and on send WCLOSE) of this packet */
 	u8 sent:1,		/* send: transmitted at least once */
 	   sacked:1,		/* send: an ECNTL span covers it */
 	   lost:1,		/* send: missing, waits for retransmission */
-	   rtx:1;		/* send: transmitted more than once */
+	   rtx:1,		/* send: transmitted more than once */
+	   tx_app_limited:1;	/* send: the sender ran out of data then */
 };
 
 #define XTP_SKB_CB(skb) ((struct xtp_skb_cb *)(skb)->cb)
@@ -407,6 +412,27 @@ struct xtp_rtt {
 };
 
 /**
+ * struct xtp_rate_acc - what one acknowledgment delivered (cc.c)
+ * @prior_delivered: &xtp_skb_cb.tx_delivered of the newest packet it
+ *	delivered
+ * @prior_ns: when the delivered count that packet saw was reached
+ * @first_ns: when the flight of that packet began to be sent
+ * @xmit_ns: when that packet was sent
+ * @any: it delivered something
+ * @rtx: that packet was sent more than once (no RTT from it)
+ * @app_limited: that packet left while the sender ran out of data
+ */
+struct xtp_rate_acc {
+	u64 prior_delivered;
+	u64 prior_ns;
+	u64 first_ns;
+	u64 xmit_ns;
+	bool any;
+	bool rtx;
+	bool app_limited;
+};
+
+/**
  * struct xtp_cc_state - congestion control (cc.c and the controllers)
  * @ops: congestion controller
  * @scc: SCC's own state, mirrored into @cwnd, @ssthresh, @cwnd_count
@@ -422,10 +448,25 @@ struct xtp_rtt {
  * @in_recovery: NewReno: in fast recovery until &xtp_snd.una passes
  *	@recover
  * @app_limited: the last push ran out of data or ALLOC, not of window
+ * @delivered: bytes RSEQ or ECNTL spans showed delivered, ever
+ * @delivered_ns: when @delivered last grew (or the sender went from idle)
+ * @first_tx_ns: when the newest packet delivered was sent (or the sender
+ *	went from idle): the start of the current flight's send interval
+ * @rate_lost: bytes marked lost since the last rate sample
+ * @rate: the acknowledgment being applied: what it delivered (cc.c)
+ * @bbr: the BBR model (cc_bbr.c), instead of @scc
  */
 struct xtp_cc_state {
 	const struct xtp_cc_ops *ops;
-	struct xtp_scc scc;
+	union {
+		struct xtp_scc scc;
+		struct xtp_bbr bbr;
+	};
+	u64 delivered;
+	u64 delivered_ns;
+	u64 first_tx_ns;
+	u32 rate_lost;
+	struct xtp_rate_acc rate;
 	u64 recover;
 	u64 pace_next_ns;
 	u64 pacing_rate;
@@ -696,6 +737,9 @@ static inline void xtp_drop(struct sock *sk, struct sk_buff *skb,
  * @handshake_end: a synchronizing handshake ended after @k packets, the
  *	answered probe included (2 means no probe was lost); @lost tells
  *	whether its answer showed data missing
+ * @sample: optional: an acknowledgment's delivery-rate sample
+ * @pacing_rate: optional: the rate to pace at (bytes/s), instead of
+ *	the window per SRTT
  */
 struct xtp_cc_ops {
 	u8 id;
@@ -705,11 +749,14 @@ struct xtp_cc_ops {
 	void (*acked)(struct sock *sk, u32 bytes);
 	void (*loss)(struct sock *sk);
 	void (*handshake_end)(struct sock *sk, u32 k, bool lost);
+	void (*sample)(struct sock *sk, const struct xtp_bbr_sample *rs);
+	u64 (*pacing_rate)(struct sock *sk);
 };
 
 extern const struct xtp_cc_ops xtp_cc_scc;
 extern const struct xtp_cc_ops xtp_cc_newreno;
 extern const struct xtp_cc_ops xtp_cc_veno;
+extern const struct xtp_cc_ops xtp_cc_bbr;
 
 /* cc.c */
 const struct xtp_cc_ops *xtp_cc_find(int id);
@@ -719,6 +766,10 @@ u32 xtp_cc_init_thresh(const struct xtp_sock *xs);
 u32 xtp_in_flight(const struct xtp_sock *xs);
 bool xtp_pacing_wait(struct sock *sk);
 void xtp_pacing_sent(struct sock *sk, u32 len);
+void xtp_rate_sent(struct sock *sk, struct sk_buff *skb);
+void xtp_rate_delivered(struct sock *sk, const struct sk_buff *skb);
+void xtp_rate_lost(struct sock *sk, u32 bytes);
+void xtp_rate_sample(struct sock *sk);
 
 /* rtt.c */
 void xtp_rtt_sent(struct xtp_sock *xs, u32 sync);

@@ -140,6 +140,7 @@ cc_name() {
 	1) echo scc ;;
 	2) echo newreno ;;
 	3) echo veno ;;
+	4) echo bbr ;;
 	*) echo "unknown-$1" ;;
 	esac
 }

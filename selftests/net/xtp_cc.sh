@@ -59,7 +59,7 @@ drop_none() { ip netns exec "$NS_C" nft delete table ip xtpdrop 2>/dev/null; }
 
 m() { mib "$OUT/$1.cli" "$2" "$3"; }
 
-prog_setup 18
+prog_setup 19
 
 SCC="--cc scc --assoc sdt --sreqfreq 99"
 run fig24 "$SCC"
@@ -173,9 +173,9 @@ ktap_check "XTPSOCK_FASTNAK off by default: no FSN option on the wire" \
 ktap_check "XTPSOCK_FASTNAK: the gap is reported before the burst's SREQ" \
 	'[ -n "$e_off" ] && [ -n "$e_on" ] && [ "$e_on" -lt "$e_off" ]'
 dflt=$(ip netns exec "$NS_C" sysctl -n net.xtp.cc)
-ip netns exec "$NS_C" sysctl -qw net.xtp.cc=4 2>/dev/null
+ip netns exec "$NS_C" sysctl -qw net.xtp.cc=5 2>/dev/null
 rc=$?
-ktap_check "net.xtp.cc=4 refused, the default stays Veno (3)" \
+ktap_check "net.xtp.cc=5 refused, the default stays Veno (3)" \
 	'[ $rc -ne 0 ] && [ "$dflt" = 3 ] &&
 	 [ "$(ip netns exec "$NS_C" sysctl -n net.xtp.cc)" = 3 ]'
 ip netns exec "$NS_C" sysctl -qw net.xtp.cc=1
@@ -184,7 +184,12 @@ rc=$?
 ip netns exec "$NS_C" sysctl -qw net.xtp.cc="$dflt"
 ktap_check "net.xtp.cc=1: a new socket runs SCC without the option" \
 	'[ $rc -eq 0 ] && grep -q "^Congestion: cc=scc " "$OUT/bysysctl.cli"'
-ip netns exec "$NS_C" "$B/xtpsend" -O --cc=4 2>/dev/null
+run bbr "--cc=bbr"
 rc=$?
-ktap_check "XTPSOCK_CONGESTION=4 is refused (xtpsend -O exits 3)" '[ $rc -eq 3 ]'
+ktap_check "XTPSOCK_CONGESTION=bbr: 100 KB arrive, paced by the model" \
+	'[ $rc -eq 0 ] &&
+	 grep -q "^Congestion: cc=bbr .*pacing_rate=[1-9]" "$OUT/bbr.cli"'
+ip netns exec "$NS_C" "$B/xtpsend" -O --cc=5 2>/dev/null
+rc=$?
+ktap_check "XTPSOCK_CONGESTION=5 is refused (xtpsend -O exits 3)" '[ $rc -eq 3 ]'
 ktap_finished

@@ -38,7 +38,7 @@ static const struct xtpopt_name xtpopt_teardown_names[] = {
 
 static const struct xtpopt_name xtpopt_cc_names[] = {
 	{ "scc", XTP_CC_SCC }, { "newreno", XTP_CC_NEWRENO },
-	{ "veno", XTP_CC_VENO }, { NULL, 0 },
+	{ "veno", XTP_CC_VENO }, { "bbr", XTP_CC_BBR }, { NULL, 0 },
 };
 
 static const struct xtpopt_name xtpopt_tts_names[] = {
@@ -84,7 +84,7 @@ static const struct xtpopt_desc xtpopt_table[] = {
 	{ "nocheck", XTPSOCK_NOCHECK, 1, NULL, "checksum over the header only" },
 	/* Beyond Appendix A. */
 	{ "cc", XTPSOCK_CONGESTION, 0, xtpopt_cc_names,
-	  "congestion control: scc, newreno, veno or 1..3" },
+	  "congestion control: scc, newreno, veno, bbr or 1..4" },
 	{ "fastnak", XTPSOCK_FASTNAK, 1, NULL,
 	  "ask the peer for FASTNAK ECNTLs" },
 };

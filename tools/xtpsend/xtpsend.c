@@ -5,11 +5,13 @@
  * "Association Info" block at the end (the thesis' xtpsend).
  *
  *   xtpsend [-f FILE | -n BYTES] [-d SEC] [-b SIZE] [-s] [-W] [-q] [-t]
- *           [-k] [-T SEC] [-O] [--OPTION[=N] ...] HOST PORT
+ *           [-k] [-i MS] [-T SEC] [-O] [--OPTION[=N] ...] HOST PORT
  *
  * -d sends generated data for a fixed time (bulk flows of the fairness
  * test), -t does the same over TCP for comparison, -O only sets the
- * options on a fresh socket (exit status 3 if the module rejects one).
+ * options on a fresh socket (exit status 3 if the module rejects one),
+ * -i prints the controller's state between sends (the BBR selftests
+ * follow the pacing rate with it).
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -39,11 +41,30 @@ static void usage(int rc)
 		"  -q        do not print the Association Info block\n"
 		"  -t        over TCP instead of XTP (no XTP options)\n"
 		"  -k        SO_KEEPALIVE: the CTIMER keep-alive (period --ctimer)\n"
+		"  -i MS     at most every MS ms, between sends, print \"xtpsend:\n"
+		"            state TIME BYTES PACING_RATE SRTT_US MIN_RTT_US CWND\"\n"
 		"  -O        only set the XTP options on a socket: exit 0 if all\n"
 		"            are accepted, 3 if one is rejected\n"
 		"  -T SEC    give up after SEC seconds without progress (60)\n");
 	xtpopt_usage(f);
 	exit(rc);
+}
+
+/*
+ * One line of the controller's state: monotonic seconds, bytes given to
+ * send(), pacing rate (bytes/s), SRTT and least RTT (us), window (bytes).
+ */
+static void show_state(int fd, long long sent)
+{
+	struct xtp_mibstat m;
+	socklen_t len = sizeof(m);
+
+	memset(&m, 0, sizeof(m));
+	if (getsockopt(fd, SOL_XTP, XTPSOCK_MIBSTAT, &m, &len))
+		die("getsockopt XTPSOCK_MIBSTAT");
+	fprintf(stderr, "xtpsend: state %.3f %lld %llu %u %u %u\n", now(),
+		sent, (unsigned long long)m.pacing_rate, m.srtt_us,
+		m.min_rtt_us, m.trainsize);
 }
 
 /* Wait until the association is over (EPOLLHUP), at most @sec seconds. */
@@ -67,8 +88,8 @@ int main(int argc, char **argv)
 	long long nbytes = -1, sent = 0;
 	size_t bsize = 65536;
 	int use_sendto = 0, wclose = 0, quiet = 0, tmo = 60, tcp = 0;
-	int optcheck = 0, keepalive = 0;
-	double dur = 0;
+	int optcheck = 0, keepalive = 0, every_ms = 0;
+	double dur = 0, tick = 0;
 	int c, fd, in = -1, first = 1, eof = 0, wclosed = 0;
 	struct addrinfo hints = { .ai_family = AF_INET }, *ai;
 	struct timeval tv;
@@ -80,7 +101,7 @@ int main(int argc, char **argv)
 	xtpopt_longopts(lo);
 	lo[XTPOPT_N].name = "help";
 	lo[XTPOPT_N].val = 'h';
-	while ((c = getopt_long(argc, argv, "f:n:d:b:sWqtkOT:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:n:d:b:sWqtkOi:T:h", lo, NULL)) != -1) {
 		switch (xtpopt_parse(&xo, c, optarg)) {
 		case 1:
 			continue;
@@ -98,6 +119,7 @@ int main(int argc, char **argv)
 		case 't': tcp = 1; break;
 		case 'k': keepalive = 1; break;
 		case 'O': optcheck = 1; break;
+		case 'i': every_ms = atoi(optarg); break;
 		case 'T': tmo = atoi(optarg); break;
 		case 'h': usage(0); break;
 		default: usage(2);
@@ -113,7 +135,7 @@ int main(int argc, char **argv)
 	}
 	if (argc - optind != 2 || !bsize || bsize > (64 << 20) ||
 	    (file && nbytes >= 0) || dur < 0 || (dur > 0 && file) ||
-	    (tcp && (use_sendto || wclose)))
+	    every_ms < 0 || (tcp && (use_sendto || wclose || every_ms)))
 		usage(2);
 	/* A timed run sends generated data until time is up. */
 	if (dur > 0 && nbytes < 0)
@@ -191,6 +213,10 @@ int main(int argc, char **argv)
 		if (flags & MSG_XTP_WCLOSE)
 			wclosed = 1;
 		sent += n;
+		if (every_ms && now() >= tick) {
+			show_state(fd, sent);
+			tick = now() + every_ms / 1000.0;
+		}
 	}
 	if (!wclosed && shutdown(fd, SHUT_WR))
 		die("shutdown");

@@ -73,6 +73,7 @@ enum xtp_cc {
 	XTP_CC_SCC	= 1,	/* the thesis' Simple Congestion Control */
 	XTP_CC_NEWRENO	= 2,	/* AIMD, fast recovery from ECNTL, paced */
 	XTP_CC_VENO	= 3,	/* NewReno, random losses cut to 4/5 only */
+	XTP_CC_BBR	= 4,	/* delivery-rate model, paced (bbr.c) */
 };
 
 /* XTPSOCK_ASSOCTYPE: which phases share packets (S setup, D data, T teardown) */
