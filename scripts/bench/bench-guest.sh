@@ -65,7 +65,7 @@ segs() {
 }
 
 # cc FLAVOUR: the sender's congestion control for the next run: xtp-scc,
-# xtp-newreno, xtp-veno, tcp-cubic, tcp-reno, tcp-bbr; prints the
+# xtp-newreno, xtp-veno, xtp-bbr, tcp-cubic, tcp-reno, tcp-bbr; prints the
 # xtpperf transport.
 cc() {
 	local ns
@@ -74,6 +74,7 @@ cc() {
 		xtp-scc) ip netns exec "$ns" sysctl -qw net.xtp.cc=1 ;;
 		xtp-newreno) ip netns exec "$ns" sysctl -qw net.xtp.cc=2 ;;
 		xtp-veno|xtp) ip netns exec "$ns" sysctl -qw net.xtp.cc=3 ;;
+		xtp-bbr) ip netns exec "$ns" sysctl -qw net.xtp.cc=4 ;;
 		tcp-*) ip netns exec "$ns" sysctl -qw \
 			net.ipv4.tcp_congestion_control="${1#tcp-}" ;;
 		esac
@@ -139,8 +140,8 @@ for mode in crr rr; do
 done
 
 # Row 4: bulk goodput.  Loopback, veth, 50 ms RTT, then loss each way.
-flavours=$(pick "xtp-veno tcp-cubic" \
-	"xtp-scc xtp-newreno xtp-veno tcp-cubic tcp-reno tcp-bbr")
+flavours=$(pick "xtp-veno xtp-bbr tcp-cubic tcp-bbr" \
+	"xtp-scc xtp-newreno xtp-veno xtp-bbr tcp-cubic tcp-reno tcp-bbr")
 for f in $flavours; do
 	p=$(cc "$f")
 	run "$NS_S" "row4/loopback/$f" 60 -c 127.0.0.1 -P "$p" \
@@ -187,18 +188,23 @@ segs 65535
 secs=$(pick 15 60)
 shape delay 10ms rate 20mbit limit 34
 cc tcp-cubic >/dev/null
+# pair NAME PROTO PORT TCP-NS TCP-PEER: our flow NAME (PROTO to PORT from
+# the client) and a TCP flow from TCP-NS to TCP-PEER, at once.
+pair() {
+	run "$NS_C" "row6/$1/$1" $((secs + 60)) -c 198.18.0.2 -P "$2" -p "$3" \
+		-m stream -l "$secs" -I "$out/fair-$1-$1.txt" &
+	run "$4" "row6/$1/tcp" $((secs + 60)) -c "$5" -P tcp -p 5002 \
+		-m stream -l "$secs" -I "$out/fair-$1-tcp.txt" &
+	wait_for $((secs + 90)) \
+		sh -c "[ \$(grep -c '^{\"label\":\"row6/$1/' $res) = 2 ]"
+}
 cc xtp-veno >/dev/null
-run "$NS_C" "row6/xtp/xtp" $((secs + 60)) -c 198.18.0.2 -P xtp -p 5001 \
-	-m stream -l "$secs" -I "$out/fair-xtp-xtp.txt" &
-run "$NS_C" "row6/xtp/tcp" $((secs + 60)) -c 198.18.0.2 -P tcp -p 5002 \
-	-m stream -l "$secs" -I "$out/fair-xtp-tcp.txt" &
-wait_for $((secs + 90)) sh -c "[ \$(grep -c '^{\"label\":\"row6/xtp' $res) = 2 ]"
+pair xtp xtp 5001 "$NS_C" 198.18.0.2
+cc xtp-bbr >/dev/null
+pair xtpbbr xtp 5001 "$NS_C" 198.18.0.2
+cc xtp-veno >/dev/null
 # MTP's data flows from the server namespace: so does this TCP flow.
-run "$NS_C" "row6/mtp/mtp" $((secs + 60)) -c 198.18.0.2 -P mtp -p 5004 \
-	-m stream -l "$secs" -I "$out/fair-mtp-mtp.txt" &
-run "$NS_S" "row6/mtp/tcp" $((secs + 60)) -c 198.18.0.1 -P tcp -p 5002 \
-	-m stream -l "$secs" -I "$out/fair-mtp-tcp.txt" &
-wait_for $((secs + 90)) sh -c "[ \$(grep -c '^{\"label\":\"row6/mtp' $res) = 2 ]"
+pair mtp mtp 5004 "$NS_S" 198.18.0.1
 shape
 
 # Row 7: memory of idle associations, both ends in this machine.  Each

@@ -99,6 +99,10 @@ def read_samples(path):
         return []
 
 
+# Row 6's flows of ours: their labels and names in the report.
+NAMES = {'xtp': 'XTP', 'xtpbbr': 'XTP BBR', 'mtp': 'MTP', 'tcp': 'TCP'}
+
+
 def jain(xs):
     xs = [x for x in xs if x is not None]
     if not xs or not sum(x * x for x in xs):
@@ -264,7 +268,7 @@ class Report:
         self.out()
         profiles = ['loopback', 'veth', '50ms'] + [
             f'50ms-loss{x}' for x in ('0.01', '1', '5', '20')]
-        flav = ['xtp-scc', 'xtp-newreno', 'xtp-veno', 'tcp-cubic',
+        flav = ['xtp-scc', 'xtp-newreno', 'xtp-veno', 'xtp-bbr', 'tcp-cubic',
                 'tcp-reno', 'tcp-bbr']
         body = []
         for prof in profiles:
@@ -290,6 +294,12 @@ class Report:
                   val(r, 'row4/50ms-loss1/tcp-bbr', 'goodput_mbps'))
         self.goal('stream, 50 ms RTT, 1% loss, XTP against BBR', '≥ 1× BBR',
                   fmt(q, unit='×'), None if q is None else q >= 1)
+        for prof, goal, lim in (('50ms-loss1', '≥ 1× BBR', 1.0),
+                                ('50ms', '≥ 0.95× BBR', 0.95)):
+            q = ratio(val(r, f'row4/{prof}/xtp-bbr', 'goodput_mbps'),
+                      val(r, f'row4/{prof}/tcp-bbr', 'goodput_mbps'))
+            self.goal(f'stream, {prof}, XTP BBR against TCP BBR', goal,
+                      fmt(q, unit='×'), None if q is None else q >= lim)
 
         def draw(ax):
             losses = [0.01, 1, 5, 20]
@@ -345,27 +355,27 @@ class Report:
                  'same way.')
         self.out()
         body = []
-        for ours in ('xtp', 'mtp'):
+        for ours in ('xtp', 'xtpbbr', 'mtp'):
             a = val(r, f'row6/{ours}/{ours}', 'goodput_mbps')
             t = val(r, f'row6/{ours}/tcp', 'goodput_mbps')
             j = jain([a, t]) if a is not None and t is not None else None
-            body.append([ours.upper(), fmt(a), fmt(t), fmt(j, 3),
+            body.append([NAMES[ours], fmt(a), fmt(t), fmt(j, 3),
                          failed_note(r, f'row6/{ours}/{ours}') or
                          failed_note(r, f'row6/{ours}/tcp')])
-            self.goal(f'fairness, {ours.upper()} with TCP', 'Jain ≥ 0.9',
+            self.goal(f'fairness, {NAMES[ours]} with TCP', 'Jain ≥ 0.9',
                       fmt(j, 3), None if j is None else j >= 0.9)
         self.table(['ours', 'ours Mbit/s', 'TCP Mbit/s', 'Jain index',
                     'note'], body)
 
         def draw(ax):
-            for ours in ('xtp', 'mtp'):
+            for ours in ('xtp', 'xtpbbr', 'mtp'):
                 for who in (ours, 'tcp'):
                     s = read_series(os.path.join(
                         self.args.outdir, f'fair-{ours}-{who}.txt'))
                     if s:
                         ax.plot([p[0] for p in s], [p[1] for p in s],
-                                label=f'{who.upper()} (with '
-                                f'{"TCP" if who == ours else ours.upper()})')
+                                label=f'{NAMES[who]} (with '
+                                f'{"TCP" if who == ours else NAMES[ours]})')
             ax.set_xlabel('seconds')
             ax.set_ylabel('Mbit/s (per second)')
         self.plot('fairness.png', 'two flows through 20 Mbit/s', draw)

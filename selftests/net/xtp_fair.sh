@@ -62,53 +62,6 @@ shape() {
 	tc -n "$NS_R" qdisc add dev veth-rc root netem delay 20ms limit 10000
 }
 
-# flow PROTO NAME SECONDS [XTPSEND OPTS...]: start a receiver and a timed
-# sender in the background; PIDS collects them.
-flow() {
-	local proto=$1 name=$2 sec=$3 port=9999 t=
-	shift 3
-	if [ "$proto" = tcp ]; then
-		port=5001
-		t=-t
-	fi
-	ip netns exec "$NS_S" timeout $((sec + 90)) "$B/xtprecv" $t -T 30 \
-		-i 500 $port >"$OUT/$name.srv" 2>"$OUT/$name.srv.err" </dev/null &
-	PIDS="$PIDS $!"
-	wait_for 30 grep -q listening "$OUT/$name.srv.err" || return 1
-	ip netns exec "$NS_C" timeout $((sec + 90)) "$B/xtpsend" $t -T 30 \
-		-d "$sec" "$@" 198.18.0.2 $port \
-		>"$OUT/$name.cli" 2>"$OUT/$name.cli.err" </dev/null &
-	PIDS="$PIDS $!"
-}
-
-# wait_flows: 0 if every process in PIDS succeeded.
-wait_flows() {
-	local p rc=0
-	for p in $PIDS; do
-		wait "$p" || rc=1
-	done
-	PIDS=
-	return $rc
-}
-
-# first_t FILE: when the receiver accepted (its first progress line).
-first_t() {
-	awk '$2 == "progress" { print $3; exit }' "$1"
-}
-
-# goodput FILE A B: Mbit/s that arrived between monotonic times A and B.
-goodput() {
-	awk -v a="$2" -v b="$3" '$2 == "progress" {
-		if ($3 <= a) ba = $4
-		if ($3 <= b) bb = $4
-	} END { printf "%.2f\n", (bb - ba) * 8 / (b - a) / 1e6 }' "$1"
-}
-
-# ge X Y: X >= Y for decimals.
-ge() {
-	awk -v x="$1" -v y="$2" 'BEGIN { exit !(x >= y) }'
-}
-
 # alone PROTO NAME [XTPSEND OPTS...]: one flow alone; prints its goodput.
 alone() {
 	local proto=$1 name=$2 a
@@ -162,7 +115,7 @@ shared() {
 }
 
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 10
 modprobe xtp
 xtp_ns_setup_bridged || ktap_exit_fail_msg "namespace setup failed"
 trap 'kill $PIDS 2>/dev/null; xtp_ns_cleanup_bridged' EXIT
@@ -179,7 +132,7 @@ ktap_check "TCP alone fills the bottleneck but not more (0.5..1.1 x $RATE Mbit/s
 shared default "default controller"
 # The other controllers; the default one has just run.
 dflt=$(ip netns exec "$NS_C" sysctl -n net.xtp.cc 2>/dev/null)
-for cc in scc newreno veno; do
+for cc in scc newreno veno bbr; do
 	[ "$cc" = "$(cc_name "$dflt")" ] && continue
 	ip netns exec "$NS_C" "$B/xtpsend" -O --cc=$cc 2>"$OUT/$cc.optcheck"
 	optrc=$?
