@@ -4,8 +4,8 @@
  * published BBR algorithm (draft-ietf-ccwg-bbr and the BBR papers).
  *
  * The model keeps two numbers of the path: its bottleneck bandwidth, the
- * largest delivery rate seen over the last ten round trips, and its
- * propagation delay, the least RTT seen over the last ten seconds.  The
+ * largest delivery rate seen over the last ten to twenty round trips,
+ * and its propagation delay, the least RTT of the last ten seconds.  The
  * sender paces at a gain times the bandwidth and keeps about two
  * bandwidth-delay products in flight.  The gain is 2/ln 2 while STARTUP
  * looks for the bandwidth (the rate doubles each round), its inverse
@@ -27,11 +27,10 @@
 #include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/time64.h>
 
 #include "bbr.h"
 
-/* 2/ln 2, the smallest gain that doubles the delivery rate each round. */
-#define XTP_BBR_HIGH_GAIN	739
 #define XTP_BBR_DRAIN_GAIN	88
 #define XTP_BBR_CWND_GAIN	(2 * XTP_BBR_UNIT)
 #define XTP_BBR_CYCLE_LEN	8
@@ -90,13 +89,13 @@ static u32 xtp_bbr_pacing_gain(const struct xtp_bbr *b)
 /* Bytes of one bandwidth-delay product, times @gain / 256. */
 static u64 xtp_bbr_bdp(const struct xtp_bbr *b, u32 gain)
 {
-	return div64_u64(xtp_bbr_bw(b) * b->min_rtt_us * gain,
-			 1000000ULL * XTP_BBR_UNIT);
+	return div_u64(xtp_bbr_bw(b) * b->min_rtt_us * gain,
+		       USEC_PER_SEC * XTP_BBR_UNIT);
 }
 
 /* A new round trip starts when a packet sent after the last one ended. */
 static bool xtp_bbr_new_round(struct xtp_bbr *b,
-			      const struct xtp_bbr_sample *rs, u64 delivered)
+			      const struct xtp_rate_sample *rs, u64 delivered)
 {
 	if (rs->prior_delivered < b->round_end)
 		return false;
@@ -107,7 +106,7 @@ static bool xtp_bbr_new_round(struct xtp_bbr *b,
 
 /* The windowed maximum: two buckets of XTP_BBR_BW_ROUNDS rounds each. */
 static void xtp_bbr_bw_sample(struct xtp_bbr *b,
-			      const struct xtp_bbr_sample *rs)
+			      const struct xtp_rate_sample *rs)
 {
 	u64 bw;
 
@@ -119,9 +118,9 @@ static void xtp_bbr_bw_sample(struct xtp_bbr *b,
 	if (!rs->interval_ns || !rs->delivered)
 		return;
 	/* Shorter than a round trip: a burst of acks, not the path's rate. */
-	if (rs->interval_ns < (u64)b->min_rtt_us * 1000)
+	if (rs->interval_ns < (u64)b->min_rtt_us * NSEC_PER_USEC)
 		return;
-	bw = div64_u64(rs->delivered * 1000000000ULL, rs->interval_ns);
+	bw = div64_u64(rs->delivered * NSEC_PER_SEC, rs->interval_ns);
 	/* An application-limited sample only ever raises the estimate. */
 	if (rs->app_limited && bw < xtp_bbr_bw(b))
 		return;
@@ -129,19 +128,29 @@ static void xtp_bbr_bw_sample(struct xtp_bbr *b,
 	b->bw_max[0] = max(b->bw_max[0], bw);
 }
 
+/*
+ * Is the loss of the current round (so far) congestion: above the
+ * threshold, with an RTT that shows a queue?
+ */
+static bool xtp_bbr_congested(const struct xtp_bbr *b)
+{
+	u64 total = (u64)b->round_delivered + b->round_lost;
+
+	return total &&
+	       (u64)b->round_lost * 100 > total * XTP_BBR_LOSS_PCT &&
+	       (u64)b->round_rtt_us * 100 >
+	       (u64)b->min_rtt_us * XTP_BBR_QUEUE_PCT;
+}
+
 /* At a round's end: was its loss congestion?  Starts the next round. */
 static bool xtp_bbr_round_lossy(struct xtp_bbr *b)
 {
-	u64 total = (u64)b->round_delivered + b->round_lost;
-	bool lossy = total &&
-		     (u64)b->round_lost * 100 > total * XTP_BBR_LOSS_PCT &&
-		     (u64)b->round_rtt_us * 100 >
-		     (u64)b->min_rtt_us * XTP_BBR_QUEUE_PCT;
+	bool lossy = xtp_bbr_congested(b);
 
 	if (lossy)
 		b->bw_lo = max(b->round_bw,
-			       div64_u64(xtp_bbr_bw(b) * XTP_BBR_LOSS_CAP_PCT,
-					 100));
+			       div_u64(xtp_bbr_bw(b) * XTP_BBR_LOSS_CAP_PCT,
+				       100));
 	b->round_delivered = 0;
 	b->round_lost = 0;
 	b->round_bw = 0;
@@ -149,7 +158,13 @@ static bool xtp_bbr_round_lossy(struct xtp_bbr *b)
 	return lossy;
 }
 
-static void xtp_bbr_check_full_bw(struct xtp_bbr *b, bool lossy)
+/*
+ * STARTUP, once per round: three rounds without 25% growth, or one with
+ * congestion, and the bottleneck is full.  A round the application held
+ * back says nothing of the path's growth.
+ */
+static void xtp_bbr_check_full_bw(struct xtp_bbr *b, bool lossy,
+				  bool app_limited)
 {
 	u64 bw = xtp_bbr_bw(b);
 
@@ -159,6 +174,8 @@ static void xtp_bbr_check_full_bw(struct xtp_bbr *b, bool lossy)
 		b->full_bw_reached = true;
 		return;
 	}
+	if (app_limited)
+		return;
 	if (bw * 100 >= b->full_bw * XTP_BBR_FULL_BW_PCT) {
 		b->full_bw = bw;
 		b->full_bw_cnt = 0;
@@ -178,28 +195,32 @@ static void xtp_bbr_enter_probe_bw(struct xtp_bbr *b, u64 now_ns)
 	b->cycle_stamp_ns = now_ns;
 }
 
-/* PROBE_BW: the next phase after a min RTT, or once its goal is met. */
+/*
+ * PROBE_BW: the next phase after a min RTT, or once its goal is met.  A
+ * probe ends early on congestion, seen at a round's end (@lossy) or so
+ * far in this round; one without lifts the loss cap.
+ */
 static void xtp_bbr_cycle_step(struct xtp_bbr *b, u32 inflight, bool lossy,
 			       u64 now_ns)
 {
 	u32 gain = xtp_bbr_cycle[b->cycle_idx];
 	bool done = now_ns - b->cycle_stamp_ns >
-		    (u64)b->min_rtt_us * 1000;
+		    (u64)b->min_rtt_us * NSEC_PER_USEC;
 
+	lossy = lossy || xtp_bbr_congested(b);
 	if (gain > XTP_BBR_UNIT)
 		done = done && (lossy || inflight >= xtp_bbr_bdp(b, gain));
 	else if (gain < XTP_BBR_UNIT)
 		done = done || inflight <= xtp_bbr_bdp(b, XTP_BBR_UNIT);
 	if (!done)
 		return;
-	/* A probe without congestion: the loss cap no longer holds. */
 	if (gain > XTP_BBR_UNIT && !lossy)
 		b->bw_lo = 0;
 	b->cycle_idx = (b->cycle_idx + 1) % XTP_BBR_CYCLE_LEN;
 	b->cycle_stamp_ns = now_ns;
 }
 
-static void xtp_bbr_min_rtt(struct xtp_bbr *b, const struct xtp_bbr_sample *rs,
+static void xtp_bbr_min_rtt(struct xtp_bbr *b, const struct xtp_rate_sample *rs,
 			    u32 inflight, u32 mss, u64 now_ns)
 {
 	bool expired = now_ns - b->min_rtt_stamp_ns > XTP_BBR_MIN_RTT_NS;
@@ -215,11 +236,17 @@ static void xtp_bbr_min_rtt(struct xtp_bbr *b, const struct xtp_bbr_sample *rs,
 	}
 	if (b->mode != XTP_BBR_PROBE_RTT)
 		return;
-	/* The 200 ms start once the window is down to a few packets. */
+	/*
+	 * The 200 ms start once the window is down to a few packets, and a
+	 * round trip at that window must end too (paths over 200 ms).
+	 */
 	if (!b->probe_rtt_done_ns &&
-	    inflight <= XTP_BBR_MIN_CWND_SEGS * mss)
+	    inflight <= XTP_BBR_MIN_CWND_SEGS * mss) {
 		b->probe_rtt_done_ns = now_ns + XTP_BBR_PROBE_RTT_NS;
-	if (b->probe_rtt_done_ns && now_ns >= b->probe_rtt_done_ns) {
+		b->probe_rtt_round = b->round + 1;
+	}
+	if (b->probe_rtt_done_ns && now_ns >= b->probe_rtt_done_ns &&
+	    b->round >= b->probe_rtt_round) {
 		b->min_rtt_stamp_ns = now_ns;
 		if (b->full_bw_reached)
 			xtp_bbr_enter_probe_bw(b, now_ns);
@@ -237,20 +264,22 @@ static void xtp_bbr_min_rtt(struct xtp_bbr *b, const struct xtp_bbr_sample *rs,
  * @mss: one packet's payload
  * @now_ns: the time
  */
-void xtp_bbr_update(struct xtp_bbr *b, const struct xtp_bbr_sample *rs,
+void xtp_bbr_update(struct xtp_bbr *b, const struct xtp_rate_sample *rs,
 		    u64 delivered_total, u32 inflight, u32 mss, u64 now_ns)
 {
-	bool lossy = false;
+	bool round_start = false, lossy = false;
 
-	if (xtp_bbr_new_round(b, rs, delivered_total)) {
+	/* Only delivery moves rounds: a loss alone belongs to the current. */
+	if (rs->delivered && xtp_bbr_new_round(b, rs, delivered_total)) {
+		round_start = true;
 		lossy = xtp_bbr_round_lossy(b);
-		if (b->mode == XTP_BBR_STARTUP)
-			xtp_bbr_check_full_bw(b, lossy);
 	}
 	b->round_delivered += (u32)min_t(u64, rs->delivered, U32_MAX / 2);
 	b->round_lost += rs->lost;
 	b->round_rtt_us = max(b->round_rtt_us, rs->rtt_us);
 	xtp_bbr_bw_sample(b, rs);
+	if (round_start && b->mode == XTP_BBR_STARTUP)
+		xtp_bbr_check_full_bw(b, lossy, rs->app_limited);
 	if (b->mode == XTP_BBR_STARTUP && b->full_bw_reached)
 		b->mode = XTP_BBR_DRAIN;
 	if (b->mode == XTP_BBR_DRAIN &&
@@ -270,8 +299,7 @@ void xtp_bbr_update(struct xtp_bbr *b, const struct xtp_bbr_sample *rs,
  */
 u64 xtp_bbr_pacing_rate(const struct xtp_bbr *b)
 {
-	return div64_u64(xtp_bbr_bw(b) * xtp_bbr_pacing_gain(b),
-			 XTP_BBR_UNIT);
+	return div_u64(xtp_bbr_bw(b) * xtp_bbr_pacing_gain(b), XTP_BBR_UNIT);
 }
 
 /**

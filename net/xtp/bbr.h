@@ -11,6 +11,8 @@
 
 /* Gains are in 1/256 units. */
 #define XTP_BBR_UNIT		256
+/* 2/ln 2, the smallest gain that doubles the delivery rate each round. */
+#define XTP_BBR_HIGH_GAIN	739
 
 /**
  * enum xtp_bbr_mode - what the model is doing
@@ -30,7 +32,7 @@ enum xtp_bbr_mode {
 };
 
 /**
- * struct xtp_bbr_sample - one acknowledgment's delivery-rate sample
+ * struct xtp_rate_sample - one acknowledgment's delivery-rate sample
  * @delivered: bytes delivered over the sample's interval
  * @prior_delivered: the total delivered when the newest packet this
  *	acknowledgment covers was sent
@@ -40,7 +42,7 @@ enum xtp_bbr_mode {
  * @app_limited: the sender had nothing to send when that packet left:
  *	a low rate says nothing of the path
  */
-struct xtp_bbr_sample {
+struct xtp_rate_sample {
 	u64 delivered;
 	u64 prior_delivered;
 	u64 interval_ns;
@@ -61,10 +63,12 @@ struct xtp_bbr_sample {
  * @min_rtt_stamp_ns: when @min_rtt_us was last seen or renewed
  * @cycle_stamp_ns: when the current PROBE_BW phase began
  * @probe_rtt_done_ns: PROBE_RTT ends then, 0 while not yet timed
+ * @probe_rtt_round: PROBE_RTT ends no earlier than this round either: a
+ *	round trip at the low window must have been seen
+ * @round_bw: the largest delivery rate sampled in the current round
  * @min_rtt_us: the least RTT of the last %XTP_BBR_MIN_RTT_NS
  * @round_delivered: bytes delivered in the current round trip
  * @round_lost: bytes lost in the current round trip
- * @round_bw: the largest delivery rate sampled in the current round
  * @round_rtt_us: the largest RTT sampled in the current round
  * @mode: &enum xtp_bbr_mode
  * @cycle_idx: the PROBE_BW phase
@@ -81,10 +85,11 @@ struct xtp_bbr {
 	u64 min_rtt_stamp_ns;
 	u64 cycle_stamp_ns;
 	u64 probe_rtt_done_ns;
+	u64 probe_rtt_round;
+	u64 round_bw;
 	u32 min_rtt_us;
 	u32 round_delivered;
 	u32 round_lost;
-	u64 round_bw;
 	u32 round_rtt_us;
 	u8 mode;
 	u8 cycle_idx;
@@ -92,7 +97,7 @@ struct xtp_bbr {
 	bool full_bw_reached;
 };
 
-/* The bandwidth filter's window, in round trips. */
+/* The bandwidth filter's window, in round trips (10 to 20 are kept). */
 #define XTP_BBR_BW_ROUNDS	10
 /* The minimum RTT filter's window. */
 #define XTP_BBR_MIN_RTT_NS	(10ULL * 1000000000ULL)
@@ -107,7 +112,7 @@ struct xtp_bbr {
 #define XTP_BBR_QUEUE_PCT	125
 
 void xtp_bbr_init(struct xtp_bbr *b, u64 now_ns);
-void xtp_bbr_update(struct xtp_bbr *b, const struct xtp_bbr_sample *rs,
+void xtp_bbr_update(struct xtp_bbr *b, const struct xtp_rate_sample *rs,
 		    u64 delivered_total, u32 inflight, u32 mss, u64 now_ns);
 u64 xtp_bbr_bw(const struct xtp_bbr *b);
 u64 xtp_bbr_pacing_rate(const struct xtp_bbr *b);

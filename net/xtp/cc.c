@@ -150,9 +150,10 @@ bool xtp_pacing_wait(struct sock *sk)
  * @sk: the context, locked
  * @len: its payload
  *
- * The rate follows the window: cwnd per SRTT, twice that while the window
- * still grows exponentially so that slow start can double, 1.2 times in
- * congestion avoidance to absorb jitter.  Idle time earns no credit.
+ * The rate is the controller's (&xtp_cc_ops.pacing_rate), or else follows
+ * the window: cwnd per SRTT, twice that while the window still grows
+ * exponentially so that slow start can double, 1.2 times in congestion
+ * avoidance to absorb jitter.  Idle time earns no credit.
  */
 void xtp_pacing_sent(struct sock *sk, u32 len)
 {
@@ -216,7 +217,6 @@ void xtp_rate_delivered(struct sock *sk, const struct sk_buff *skb)
 	struct xtp_sock *xs = xtp_sk(sk);
 	const struct xtp_skb_cb *cb = XTP_SKB_CB(skb);
 	struct xtp_rate_acc *acc = &xs->cc.rate;
-
 	u64 cur = xs->cc.delivered;
 
 	xs->cc.delivered += skb->len;
@@ -252,9 +252,14 @@ void xtp_rate_sample(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct xtp_rate_acc *acc = &xs->cc.rate;
-	struct xtp_bbr_sample rs = { 0 };
+	struct xtp_rate_sample rs = {};
 	u64 now = ktime_get_ns();
 
+	if (!xs->cc.ops->sample) {
+		memset(acc, 0, sizeof(*acc));
+		xs->cc.rate_lost = 0;
+		return;
+	}
 	if (!acc->any && !xs->cc.rate_lost)
 		return;
 	if (acc->any) {
@@ -275,6 +280,6 @@ void xtp_rate_sample(struct sock *sk)
 	rs.lost = xs->cc.rate_lost;
 	xs->cc.rate_lost = 0;
 	memset(acc, 0, sizeof(*acc));
-	if (xs->cc.ops->sample && !xs->in_handshake)
+	if (!xs->in_handshake)
 		xs->cc.ops->sample(sk, &rs);
 }

@@ -6,17 +6,16 @@
  * a delivery-rate sample (cc.c, xtp_rate_sample()); the model turns the
  * samples into a pacing rate and a window, which replace the window per
  * SRTT of the loss-based controllers.  Loss reaches the model only
- * through the samples, so the loss hook does nothing.  Before the first
- * sample the initial window applies, paced at STARTUP's gain over the
- * SRTT (or over 1 ms while no RTT is known).
+ * through the samples, so there is no loss hook.  Until STARTUP has
+ * filled the pipe the window and the pacing rate only grow: from the
+ * initial window, paced at STARTUP's gain over the SRTT (over 1 ms while
+ * no RTT is known), as the first samples of a few packets would shrink
+ * them.
  */
 #include <linux/ktime.h>
 #include <net/sock.h>
 
 #include "xtp.h"
-
-/* 2/ln 2 in 1/256 units, as bbr.c's STARTUP gain. */
-#define XTP_BBR_INIT_GAIN	739
 
 static void xtp_cc_bbr_init(struct sock *sk)
 {
@@ -27,20 +26,22 @@ static void xtp_cc_bbr_init(struct sock *sk)
 	xtp_bbr_init(&xs->cc.bbr, ktime_get_ns());
 }
 
-static void xtp_cc_bbr_acked(struct sock *sk, u32 bytes)
-{
-}
-
-static void xtp_cc_bbr_loss(struct sock *sk)
-{
-}
-
-/* A handshake's answer is a sample like any other; nothing more. */
+/*
+ * A handshake whose probes were lost is XTP's retransmission timeout:
+ * everything in flight is marked lost (timer.c), and until the next
+ * acknowledgment one packet may go beyond what is still in flight.  The
+ * answer that ends a handshake brings no sample (cc.c): its RTT holds
+ * the wait.
+ */
 static void xtp_cc_bbr_handshake_end(struct sock *sk, u32 k, bool lost)
 {
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (k > 2)
+		xs->cc.cwnd = xtp_in_flight(xs) + xs->maxdata;
 }
 
-static void xtp_cc_bbr_sample(struct sock *sk, const struct xtp_bbr_sample *rs)
+static void xtp_cc_bbr_sample(struct sock *sk, const struct xtp_rate_sample *rs)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 	u32 cwnd;
@@ -48,7 +49,8 @@ static void xtp_cc_bbr_sample(struct sock *sk, const struct xtp_bbr_sample *rs)
 	xtp_bbr_update(&xs->cc.bbr, rs, xs->cc.delivered, xtp_in_flight(xs),
 		       xs->maxdata, ktime_get_ns());
 	cwnd = xtp_bbr_cwnd(&xs->cc.bbr, xs->maxdata);
-	if (cwnd)
+	if (cwnd && (cwnd > xs->cc.cwnd || xs->cc.bbr.full_bw_reached ||
+		     xs->cc.bbr.mode == XTP_BBR_PROBE_RTT))
 		xs->cc.cwnd = cwnd;
 }
 
@@ -58,10 +60,11 @@ static u64 xtp_cc_bbr_pacing_rate(struct sock *sk)
 	u64 rate = xtp_bbr_pacing_rate(&xs->cc.bbr);
 	u32 rtt_us = xs->rtt.srtt_us ?: USEC_PER_MSEC;
 
-	if (rate)
+	if (xs->cc.bbr.full_bw_reached)
 		return rate;
-	return div_u64((u64)xs->cc.cwnd * USEC_PER_SEC * XTP_BBR_INIT_GAIN,
-		       (u64)rtt_us * XTP_BBR_UNIT);
+	return max(rate, div64_u64((u64)xs->cc.cwnd * USEC_PER_SEC *
+				   XTP_BBR_HIGH_GAIN,
+				   (u64)rtt_us * XTP_BBR_UNIT));
 }
 
 const struct xtp_cc_ops xtp_cc_bbr = {
@@ -69,8 +72,6 @@ const struct xtp_cc_ops xtp_cc_bbr = {
 	.name		= "bbr",
 	.paced		= true,
 	.init		= xtp_cc_bbr_init,
-	.acked		= xtp_cc_bbr_acked,
-	.loss		= xtp_cc_bbr_loss,
 	.handshake_end	= xtp_cc_bbr_handshake_end,
 	.sample		= xtp_cc_bbr_sample,
 	.pacing_rate	= xtp_cc_bbr_pacing_rate,

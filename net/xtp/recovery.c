@@ -122,7 +122,7 @@ void xtp_rtx_detect(struct sock *sk)
 		return;
 	xs->mib.ecntl_losses += lost;
 	XTP_ADD_STATS(sock_net(sk), XTP_MIB_ECNTLLOSSES, lost);
-	if (!xs->in_handshake)
+	if (!xs->in_handshake && xs->cc.ops->loss)
 		xs->cc.ops->loss(sk);
 	trace_xtp_loss(sk, lost);
 }

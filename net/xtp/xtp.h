@@ -731,13 +731,15 @@ static inline void xtp_drop(struct sock *sk, struct sk_buff *skb,
  * @name: for messages
  * @paced: the sender spaces packets at xtp_cc_pacing_rate()
  * @init: the association starts: set @cwnd and @ssthresh
- * @acked: RSEQ moved @bytes forward (never called during a handshake:
- *	the window does not grow while the peer's state is unknown)
- * @loss: an ECNTL showed DATA missing
+ * @acked: optional: RSEQ moved @bytes forward (never called during a
+ *	handshake: the window does not grow while the peer's state is
+ *	unknown)
+ * @loss: optional: an ECNTL showed DATA missing
  * @handshake_end: a synchronizing handshake ended after @k packets, the
  *	answered probe included (2 means no probe was lost); @lost tells
  *	whether its answer showed data missing
- * @sample: optional: an acknowledgment's delivery-rate sample
+ * @sample: optional: an acknowledgment's delivery-rate sample (none
+ *	during a handshake)
  * @pacing_rate: optional: the rate to pace at (bytes/s), instead of
  *	the window per SRTT
  */
@@ -749,7 +751,7 @@ struct xtp_cc_ops {
 	void (*acked)(struct sock *sk, u32 bytes);
 	void (*loss)(struct sock *sk);
 	void (*handshake_end)(struct sock *sk, u32 k, bool lost);
-	void (*sample)(struct sock *sk, const struct xtp_bbr_sample *rs);
+	void (*sample)(struct sock *sk, const struct xtp_rate_sample *rs);
 	u64 (*pacing_rate)(struct sock *sk);
 };
 

@@ -83,7 +83,7 @@ static void sim_send(struct sim *s)
 
 static void sim_ack(struct sim *s, struct pkt *k)
 {
-	struct xtp_bbr_sample rs = { 0 };
+	struct xtp_rate_sample rs = { 0 };
 
 	s->inflight -= MSS;
 	if (k->lost) {
@@ -243,7 +243,7 @@ TEST(probe_rtt)
  */
 TEST(ack_burst_is_not_bandwidth)
 {
-	struct xtp_bbr_sample rs = { .delivered = 64 * MSS, .rtt_us = 20000 };
+	struct xtp_rate_sample rs = { .delivered = 64 * MSS, .rtt_us = 20000 };
 	struct sim s;
 	u64 bw;
 
@@ -260,6 +260,57 @@ TEST(ack_burst_is_not_bandwidth)
 		       s.now);
 	EXPECT_GT(xtp_bbr_bw(&s.b), bw);
 	free(s.q);
+}
+
+/* A loss reported alone belongs to the round under way: no new round. */
+TEST(loss_alone_is_no_round)
+{
+	struct xtp_rate_sample rs = { .lost = MSS };
+	struct sim s;
+	u64 round;
+
+	sim_init(&s, MBPS(20), 20, 2 * MBPS(20) / 50, 0);
+	sim_run(&s, 1000);
+	round = s.b.round;
+	rs.prior_delivered = s.delivered;
+	xtp_bbr_update(&s.b, &rs, s.delivered, 0, MSS, s.now);
+	xtp_bbr_update(&s.b, &rs, s.delivered, 0, MSS, s.now);
+	EXPECT_EQ(round, s.b.round);
+	free(s.q);
+}
+
+/*
+ * An application that writes a little each round trip shows a flat
+ * rate: that is not a full pipe, and STARTUP goes on.
+ */
+TEST(app_limited_rounds_keep_startup)
+{
+	struct xtp_rate_sample rs = { .delivered = 10 * MSS,
+				     .interval_ns = 20 * MS,
+				     .rtt_us = 20000, .app_limited = true };
+	struct xtp_bbr b;
+	u64 d = 0, now = 0;
+	int i;
+
+	xtp_bbr_init(&b, 0);
+	for (i = 0; i < 8; i++) {
+		rs.prior_delivered = d;
+		d += rs.delivered;
+		now += 20 * MS;
+		xtp_bbr_update(&b, &rs, d, 0, MSS, now);
+	}
+	EXPECT_EQ(8, b.round);
+	EXPECT_FALSE(b.full_bw_reached);
+	EXPECT_EQ(XTP_BBR_STARTUP, b.mode);
+	/* The same rounds not application-limited fill the pipe. */
+	rs.app_limited = false;
+	for (i = 0; i < 4; i++) {
+		rs.prior_delivered = d;
+		d += rs.delivered;
+		now += 20 * MS;
+		xtp_bbr_update(&b, &rs, d, 0, MSS, now);
+	}
+	EXPECT_TRUE(b.full_bw_reached);
 }
 
 TEST_HARNESS_MAIN
