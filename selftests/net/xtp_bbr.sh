@@ -23,9 +23,9 @@
 #    moves 0.6 x RATE, and below what TCP CUBIC builds in the same buffer.
 #
 # The bounds are wide: the emulator stalls the vCPUs for tens of ms at a
-# time.  FOLLOW is 1 s, 25 RTTs: the bandwidth filter forgets in 10 to
-# 20 rounds, but loss with a queue caps the estimate at once (bbr.c);
-# measured 0.21 s.  The bottleneck is a tbf and not netem's rate, so that
+# time.  FOLLOW is 2 s, 50 RTTs: the bandwidth filter forgets in 10 to
+# 20 rounds, and loss with a queue caps the estimate by 15% a round
+# (bbr.c); measured 1.08 s to stay below 1.5 x the new rate for 0.5 s.  The bottleneck is a tbf and not netem's rate, so that
 # its backlog is the queue alone (netem's counts the packets it delays).
 set -u
 . "$(dirname "$0")/prog_lib.sh"
@@ -33,7 +33,7 @@ set -u
 OUT=${XTP_OUT:-/tmp}/xtp_bbr
 B=$XTP_BINDIR
 RATE=4
-FOLLOW=1
+FOLLOW=2
 BDP=$((RATE * 1000000 / 8 * 40 / 1000))
 mkdir -p "$OUT"
 
@@ -86,13 +86,18 @@ settled() {
 	}' "$1"
 }
 
-# backlog_watch SEC FILE: the tbf's backlog in bytes, every 0.2 s.
+# backlog_watch SEC FILE: the tbf's backlog in bytes, every 0.2 s for SEC
+# seconds.  tc prints sizes near a multiple of 1024 as "NKb" or "NMb".
 backlog_watch() {
-	local i
+	local end=$((SECONDS + $1))
 
-	for i in $(seq $(($1 * 5))); do
-		tc -j -n "$NS_R" -s qdisc show dev veth-rs |
-			jq '.[] | select(.kind == "tbf") | .backlog'
+	while [ $SECONDS -lt $end ]; do
+		tc -n "$NS_R" -s qdisc show dev veth-rs |
+			awk '/^qdisc tbf/ { t = 1 } t && /backlog/ {
+				v = $2; m = 1
+				if (v ~ /Kb$/) m = 1024
+				if (v ~ /Mb$/) m = 1048576
+				sub(/[KM]?b$/, "", v); print int(v * m); exit }'
 		sleep 0.2
 	done >"$2"
 }
