@@ -230,7 +230,7 @@ static void xtp_bbr_min_rtt(struct xtp_bbr *b, const struct xtp_rate_sample *rs,
 		b->min_rtt_us = rs->rtt_us;
 		b->min_rtt_stamp_ns = now_ns;
 	}
-	if (expired && b->mode != XTP_BBR_PROBE_RTT) {
+	if (expired && !rs->idle_restart && b->mode != XTP_BBR_PROBE_RTT) {
 		b->mode = XTP_BBR_PROBE_RTT;
 		b->probe_rtt_done_ns = 0;
 	}

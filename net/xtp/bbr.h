@@ -41,6 +41,8 @@ enum xtp_bbr_mode {
  * @lost: bytes newly marked lost
  * @app_limited: the sender had nothing to send when that packet left:
  *	a low rate says nothing of the path
+ * @idle_restart: that packet left after the sender was idle: an expired
+ *	minimum RTT is renewed by this sample, without PROBE_RTT
  */
 struct xtp_rate_sample {
 	u64 delivered;
@@ -49,6 +51,7 @@ struct xtp_rate_sample {
 	u32 rtt_us;
 	u32 lost;
 	bool app_limited;
+	bool idle_restart;
 };
 
 /**

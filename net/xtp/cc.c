@@ -194,7 +194,8 @@ void xtp_rate_sent(struct sock *sk, struct sk_buff *skb)
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct xtp_skb_cb *cb = XTP_SKB_CB(skb);
 
-	if (skb_queue_len(&xs->snd.rtx) <= 1 || !xs->cc.delivered_ns) {
+	cb->tx_idle = skb_queue_len(&xs->snd.rtx) <= 1;
+	if (cb->tx_idle || !xs->cc.delivered_ns) {
 		xs->cc.delivered_ns = cb->xmit_ns;
 		xs->cc.first_tx_ns = cb->xmit_ns;
 	}
@@ -229,6 +230,7 @@ void xtp_rate_delivered(struct sock *sk, const struct sk_buff *skb)
 	acc->xmit_ns = cb->xmit_ns;
 	acc->rtx = cb->rtx;
 	acc->app_limited = cb->tx_app_limited;
+	acc->idle = cb->tx_idle;
 }
 
 /**
@@ -274,6 +276,7 @@ void xtp_rate_sample(struct sock *sk)
 			rs.rtt_us = (u32)div_u64(now - acc->xmit_ns,
 						 NSEC_PER_USEC);
 		rs.app_limited = acc->app_limited;
+		rs.idle_restart = acc->idle;
 	} else {
 		rs.prior_delivered = xs->cc.delivered;
 	}

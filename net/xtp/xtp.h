@@ -273,7 +273,8 @@ struct xtp_skb_cb {
 	   sacked:1,		/* send: an ECNTL span covers it */
 	   lost:1,		/* send: missing, waits for retransmission */
 	   rtx:1,		/* send: transmitted more than once */
-	   tx_app_limited:1;	/* send: the sender ran out of data then */
+	   tx_app_limited:1,	/* send: the sender ran out of data then */
+	   tx_idle:1;		/* send: nothing else was in flight */
 };
 
 #define XTP_SKB_CB(skb) ((struct xtp_skb_cb *)(skb)->cb)
@@ -421,6 +422,7 @@ struct xtp_rtt {
  * @any: it delivered something
  * @rtx: that packet was sent more than once (no RTT from it)
  * @app_limited: that packet left while the sender ran out of data
+ * @idle: that packet left with nothing else in flight
  */
 struct xtp_rate_acc {
 	u64 prior_delivered;
@@ -430,6 +432,7 @@ struct xtp_rate_acc {
 	bool any;
 	bool rtx;
 	bool app_limited;
+	bool idle;
 };
 
 /**

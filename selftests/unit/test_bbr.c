@@ -313,4 +313,33 @@ TEST(app_limited_rounds_keep_startup)
 	EXPECT_TRUE(b.full_bw_reached);
 }
 
+/*
+ * A sender back from more than ten seconds idle renews its minimum RTT
+ * with its first sample instead of entering PROBE_RTT; one that was not
+ * idle probes.
+ */
+TEST(idle_restart_skips_probe_rtt)
+{
+	struct xtp_rate_sample rs = { .delivered = 10 * MSS,
+				      .interval_ns = 30 * MS,
+				      .rtt_us = 25000 };
+	struct sim s;
+
+	sim_init(&s, MBPS(20), 20, 2 * MBPS(20) / 50, 0);
+	sim_run(&s, 2000);
+	ASSERT_EQ(XTP_BBR_PROBE_BW, s.b.mode);
+	rs.prior_delivered = s.delivered;
+	rs.idle_restart = true;
+	xtp_bbr_update(&s.b, &rs, s.delivered + rs.delivered, 0, MSS,
+		       s.now + 11000 * MS);
+	EXPECT_EQ(XTP_BBR_PROBE_BW, s.b.mode);
+	EXPECT_EQ(25000, s.b.min_rtt_us);
+	rs.prior_delivered += rs.delivered;
+	rs.idle_restart = false;
+	xtp_bbr_update(&s.b, &rs, s.delivered + 2 * rs.delivered, 0, MSS,
+		       s.now + 22000 * MS);
+	EXPECT_EQ(XTP_BBR_PROBE_RTT, s.b.mode);
+	free(s.q);
+}
+
 TEST_HARNESS_MAIN
