@@ -101,16 +101,16 @@ stop_capture() {
 	wait "$CAPTURE_PID" 2>/dev/null
 }
 
-# xtp_netem NS DEV [NETEM ARGS...]: netem as DEV's root qdisc in NS,
-# replacing what was there; without ARGS, back to the default qdisc.
+# xtp_netem NS DEV [NETEM ARGS...]: a fresh netem as DEV's root qdisc in
+# NS; without ARGS, back to the default qdisc.  Not "replace": a netem
+# changed in place keeps its earlier rate when the new arguments name
+# none.
 xtp_netem() {
 	local ns=$1 dev=$2
 	shift 2
-	if [ $# -eq 0 ]; then
-		tc -n "$ns" qdisc del dev "$dev" root 2>/dev/null
-		return 0
-	fi
-	tc -n "$ns" qdisc replace dev "$dev" root netem "$@"
+	tc -n "$ns" qdisc del dev "$dev" root 2>/dev/null
+	[ $# -eq 0 ] && return 0
+	tc -n "$ns" qdisc add dev "$dev" root netem "$@"
 }
 
 # xtp_netem_both [NETEM ARGS...]: the same netem on veth-c and veth-s, so

@@ -35,9 +35,14 @@ cleanup() {
 trap cleanup EXIT
 
 port_open() { mtp_port_open "$@"; }
-netem() { # netem ARGS...: the same qdisc on both ends
-	ns_s tc qdisc replace dev vs root netem "$@" &&
-	ns_c tc qdisc replace dev vc root netem "$@"
+# netem ARGS...: the same fresh qdisc on both ends.  Not "replace": a
+# netem changed in place keeps the rate of its earlier setting when the
+# new one names none (the first section's 2 Mbit/s stayed for the rest).
+netem() {
+	ns_s tc qdisc del dev vs root 2>/dev/null
+	ns_c tc qdisc del dev vc root 2>/dev/null
+	ns_s tc qdisc add dev vs root netem "$@" &&
+	ns_c tc qdisc add dev vc root netem "$@"
 }
 same() { [ "$(sha256sum <"$out/files/$1")" = "$(sha256sum <"$out/got/$1")" ]; }
 
@@ -82,7 +87,8 @@ ktap_check "5% loss, no queue: losses mostly random ($rand random, $cuts cuts)" 
 	'[ "$rand" -ge 3 ] && [ "$rand" -gt $((2 * cuts)) ]'
 
 ns_c tc qdisc del dev vc root
-ns_s tc qdisc replace dev vs root netem delay 100ms
+ns_s tc qdisc del dev vs root
+ns_s tc qdisc add dev vs root netem delay 100ms
 # not through ns_c: a function run in the background ignores SIGINT
 ip netns exec "$MTP_CLI" tcpdump -i vc --immediate-mode -U \
 	-w "$out/pace.pcap" "udp dst port $PORT" 2>"$out/pace.err" &
