@@ -280,6 +280,24 @@ static bool mtp_txn_transit_add(struct mtp_ctxn *t, u64 s, u64 e)
 	return true;
 }
 
+/*
+ * A subrequest for @bytes from @s leaves: with the delivery-rate model,
+ * stamp its range so that the answers to it are rate samples (rate.c).
+ */
+static void mtp_txn_rate_sent(struct mtp_ctxn *t, u64 s, u32 bytes,
+			      bool repeat)
+{
+	struct mtp_dest *d = t->dest;
+	struct mtp_range *r;
+
+	if (!d || !d->bbr)
+		return;
+	r = mtp_transit_find(&t->tr, s);
+	if (r)
+		mtp_rate_sent(&d->rate, &r->st, d->cc.inflight == bytes, repeat,
+			      ktime_get_ns());
+}
+
 /* Forget every range in transit: all of them are to be asked again. */
 static void mtp_txn_transit_clear(struct mtp_ctxn *t)
 {
@@ -378,22 +396,28 @@ static bool mtp_txn_pace_due(struct mtp_ctxn *t, u64 rate, u64 now)
  * next subrequest, as ACKs clock TCP.  Pacing that steady state too lost
  * to unpaced TCP CUBIC at a drop-tail bottleneck (bench row 6: 5.0 vs
  * 13.8 Mbit/s, against 8.5 vs 8.6 unpaced): paced datagrams meet the
- * queue that bursty flows keep full.
+ * queue that bursty flows keep full.  With the delivery-rate model
+ * (net.mtp.cc = 2, rate.c) every subrequest is paced at the model's
+ * rate, and a pump that stops for anything but the window or pacing
+ * marks what it asks next as application-limited.
  */
 static void mtp_txn_pump(struct mtp_ctxn *t, struct sk_buff_head *out)
 {
 	u32 dgram = t->flow.dgram;
 	struct mtp_cc *cc;
 	u64 gs, ge, rate, now;
-
 	bool room = mtp_rx_room(t);
+	bool held = false;
 
 	t->paced = false;
 	if (t->state != MTP_TS_FLOWING || t->stopping)
 		return;
 	cc = &t->dest->cc;
 	rate = 0;
-	if (!t->clocked)
+	if (t->dest->bbr)
+		rate = mtp_rate_pace(&t->dest->rate, cc,
+				     mtp_rtt_avg(&t->dest->rtt), dgram);
+	else if (!t->clocked)
 		rate = mtp_cc_pace_rate(cc, mtp_rtt_avg(&t->dest->rtt));
 	now = rate ? ktime_get_ns() : 0;
 	while (t->tr.bytes < t->flow.window && mtp_find_gap(t, &gs, &ge)) {
@@ -418,6 +442,7 @@ static void mtp_txn_pump(struct mtp_ctxn *t, struct sk_buff_head *out)
 			croom = max_t(u32, croom, least);
 		if (croom < least) {
 			t->dest->starved = true;
+			held = true;
 			break;
 		}
 		ext = min_t(u64, ext, croom);
@@ -437,14 +462,19 @@ static void mtp_txn_pump(struct mtp_ctxn *t, struct sk_buff_head *out)
 		ext = min_t(u64, ext, MTP_WIRE_LIMIT_MAX);
 		ext = min_t(u64, ext, MTP_SUBREQ_DGRAMS * dgram);
 		/* No subrequests smaller than a datagram but at the tail. */
-		if (ext < least || !mtp_txn_pace_due(t, rate, now))
+		if (ext < least)
 			break;
+		if (!mtp_txn_pace_due(t, rate, now)) {
+			held = true;
+			break;
+		}
 		t->seq++;
 		if (!(u16)t->seq)
 			t->seq++;		/* tag 0 is the initial request */
 		tag = (u16)t->seq;
 		if (!mtp_txn_transit_add(t, gs, gs + ext))
 			break;
+		mtp_txn_rate_sent(t, gs, (u32)ext, repeat);
 		mtp_cc_paced(cc, (u32)ext, rate, now);
 		t->tag_sent[tag % MTP_TAGS] = ktime_get();
 		mtp_txn_send(t, (u32)gs, (u32)ext, mtp_wire_limit_units(ext),
@@ -452,6 +482,8 @@ static void mtp_txn_pump(struct mtp_ctxn *t, struct sk_buff_head *out)
 		if (gs + ext > t->hiwat)
 			t->hiwat = gs + ext;
 	}
+	if (!held && t->dest->bbr)
+		mtp_rate_app_limited(&t->dest->rate, cc->inflight);
 }
 
 /* ---- delivery and completion ------------------------------------------ */
@@ -668,9 +700,15 @@ static void mtp_range_lost(struct mtp_ctxn *t, struct mtp_range *r, bool early)
 		MTP_INC_STATS(net, MTP_MIB_LOSSES);
 		if (early)
 			MTP_INC_STATS(net, MTP_MIB_EARLYLOSSES);
-		mtp_flow_lost(&t->flow, len, &t->dest->rtt);
-		cut = mtp_cc_lost(&t->dest->cc, r->sent, jiffies, t->flow.dgram,
-				  &t->dest->rtt);
+		/* The model keeps the window to flow control. */
+		if (!t->dest->bbr)
+			mtp_flow_lost(&t->flow, len, &t->dest->rtt);
+		cut = MTP_CC_NONE;
+		if (t->dest->bbr)
+			mtp_rate_lost(&t->dest->rate, len);
+		else
+			cut = mtp_cc_lost(&t->dest->cc, r->sent, jiffies,
+					  t->flow.dgram, &t->dest->rtt);
 		if (cut == MTP_CC_CONGESTION)
 			MTP_INC_STATS(net, MTP_MIB_CONGCUTS);
 		else if (cut == MTP_CC_RANDOM)
@@ -986,6 +1024,11 @@ static void mtp_txn_pending(struct mtp_ctxn *t, const struct mtp_wire_msg *m)
 	MTP_INC_STATS(mtp_txn_net(t), MTP_MIB_INPENDING);
 	/* The data will measure the application's delay, not the path's. */
 	t->tag_sent[m->tag % MTP_TAGS] = 0;
+	list_for_each_entry(r, &t->tr.ranges, node)
+		if (r->start >= s && r->start < e) {
+			r->st.no_rtt = true;
+			r->st.app_limited = true;
+		}
 	if (t->state == MTP_TS_FIRST) {
 		t->last_tx = jiffies;	/* the initial request: wait again */
 		return;
@@ -1149,8 +1192,18 @@ static void mtp_txn_rcv_data(struct mtp_ctxn *t, struct sk_buff *skb,
 			     const struct mtp_wire_msg *m)
 {
 	u64 s = m->address, e = s + m->payload_len;
+	struct mtp_rate_stamp st = {};
+	struct mtp_range *r;
 	u32 got, old;
 
+	if (t->dest->bbr) {
+		r = mtp_transit_find(&t->tr, s);
+		if (r) {
+			st = r->st;
+			/* The burst's later datagrams queued behind it. */
+			r->st.no_rtt = true;
+		}
+	}
 	mtp_txn_untransit(t, mtp_transit_remove(&t->tr, s, e));
 	mtp_txn_early_loss(t, m->tag);
 	if (m->tag)
@@ -1168,8 +1221,15 @@ static void mtp_txn_rcv_data(struct mtp_ctxn *t, struct sk_buff *skb,
 		return;
 	}
 	old = t->flow.window;
-	mtp_flow_received(&t->flow, got, &t->dest->rtt);
-	mtp_cc_acked(&t->dest->cc, got, t->flow.dgram);
+	if (t->dest->bbr) {
+		if (mtp_rx_room(t))
+			mtp_flow_grow(&t->flow, got, &t->dest->rtt);
+		mtp_rate_delivered(&t->dest->rate, &t->dest->cc, &st, got,
+				   t->flow.dgram, ktime_get_ns());
+	} else {
+		mtp_flow_received(&t->flow, got, &t->dest->rtt);
+		mtp_cc_acked(&t->dest->cc, got, t->flow.dgram);
+	}
 	mtp_txn_window_moved(t, old);
 	mtp_txn_deliver(t);
 	if (!mtp_rx_room(t))

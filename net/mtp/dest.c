@@ -14,7 +14,8 @@
 #define MTP_DEST_IDLE		16		/* idle entries kept per socket */
 #define MTP_DEST_STALE		(600 * HZ)	/* an idle entry forgets then */
 
-static void mtp_dest_init(struct mtp_dest *d, __be32 daddr, u32 dgram)
+static void mtp_dest_init(struct mtp_dest *d, __be32 daddr, u32 dgram,
+			  bool bbr)
 {
 	d->daddr = daddr;
 	d->users = 0;
@@ -22,6 +23,14 @@ static void mtp_dest_init(struct mtp_dest *d, __be32 daddr, u32 dgram)
 	d->starved = false;
 	mtp_rtt_init(&d->rtt);
 	mtp_cc_init(&d->cc, dgram, jiffies);
+	d->bbr = bbr;
+	mtp_rate_init(&d->rate, ktime_get_ns());
+}
+
+/* net.mtp.cc of @ms's namespace chooses the delivery-rate model. */
+static bool mtp_dest_wants_bbr(struct mtp_sock *ms)
+{
+	return READ_ONCE(mtp_net(sock_net(mtp_to_sk(ms)))->cc) == MTP_CC_BBR;
 }
 
 static void mtp_dest_free(struct mtp_sock *ms, struct mtp_dest *d)
@@ -61,7 +70,8 @@ struct mtp_dest *mtp_dest_get(struct mtp_sock *ms, __be32 daddr, u32 dgram,
 			list_del_init(&d->idle);
 			ms->ndest_idle--;
 			if (time_after(jiffies, d->used + MTP_DEST_STALE))
-				mtp_dest_init(d, daddr, dgram);
+				mtp_dest_init(d, daddr, dgram,
+					      mtp_dest_wants_bbr(ms));
 		}
 		d->users++;
 		return d;
@@ -70,7 +80,7 @@ struct mtp_dest *mtp_dest_get(struct mtp_sock *ms, __be32 daddr, u32 dgram,
 	if (!d)
 		return NULL;
 	*spare = NULL;
-	mtp_dest_init(d, daddr, dgram);
+	mtp_dest_init(d, daddr, dgram, mtp_dest_wants_bbr(ms));
 	INIT_LIST_HEAD(&d->idle);
 	hash_add(ms->dests, &d->node, (__force u32)daddr);
 	d->users++;

@@ -143,6 +143,31 @@ void mtp_flow_received(struct mtp_flow *f, u32 len, const struct mtp_rtt *r)
 }
 
 /**
+ * mtp_flow_grow() - response data arrived, with the delivery-rate model
+ * @f: state
+ * @len: new payload bytes
+ * @r: RTT state
+ *
+ * The model (net.mtp.cc = 2) answers for congestion, so the window is
+ * flow control alone: it grows by what arrives up to its bound, losses
+ * or not, and only the receive buffer (mtp_flow_squeeze()) takes from it.
+ * The bound is a quarter of the receive buffer (each datagram's skb
+ * takes about twice its payload there), never below the initial window:
+ * beyond, answers would overflow the buffer and be asked for again.
+ */
+void mtp_flow_grow(struct mtp_flow *f, u32 len, const struct mtp_rtt *r)
+{
+	u32 init = mtp_min(f->rcvbuf / 2, MTP_FLOW_INIT_CAP);
+	u32 max = mtp_min(mtp_flow_window_max(f, r),
+			  mtp_max(f->rcvbuf / 4, init));
+
+	f->window = len >= max || f->window >= max - len ? max :
+		    f->window + len;
+	f->window = mtp_max(f->window, f->dgram);
+	mtp_flow_resize(f);
+}
+
+/**
  * mtp_flow_congested() - does the path queue, i.e. is loss congestion?
  * @r: RTT state
  *
@@ -196,8 +221,7 @@ void mtp_flow_lost(struct mtp_flow *f, u32 len, const struct mtp_rtt *r)
  */
 void mtp_flow_squeeze(struct mtp_flow *f)
 {
-	if (f->window > f->dgram)
-		f->window -= f->dgram;
+	f->window = f->window > 2 * f->dgram ? f->window - f->dgram : f->dgram;
 	f->flowtimeout = 0;
 	mtp_flow_resize(f);
 }

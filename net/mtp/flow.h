@@ -46,6 +46,7 @@ void mtp_flow_init(struct mtp_flow *f, u32 rcvbuf, u32 dgram_max);
 void mtp_flow_path_cut(struct mtp_flow *f, u32 dgram);
 u32 mtp_flow_window_max(const struct mtp_flow *f, const struct mtp_rtt *r);
 void mtp_flow_received(struct mtp_flow *f, u32 len, const struct mtp_rtt *r);
+void mtp_flow_grow(struct mtp_flow *f, u32 len, const struct mtp_rtt *r);
 bool mtp_flow_congested(const struct mtp_rtt *r);
 void mtp_flow_lost(struct mtp_flow *f, u32 len, const struct mtp_rtt *r);
 void mtp_flow_squeeze(struct mtp_flow *f);

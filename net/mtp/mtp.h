@@ -83,6 +83,7 @@
 #include "cc.h"
 
 #include "flow.h"
+#include "rate.h"
 #include "rtt.h"
 #include "wire.h"
 
@@ -233,6 +234,7 @@ struct mtp_net {
 	int max_txns;
 	int reorder;
 	int kping_rate;
+	int cc;
 	struct ratelimit_state kping_rs;
 };
 
@@ -250,6 +252,8 @@ struct mtp_net {
  * @starved: a transaction waits for room in @cc
  * @rtt: round-trip times, from every transaction to it
  * @cc: the congestion window its transactions share
+ * @rate: its delivery rate and model (rate.c), used if @bbr
+ * @bbr: net.mtp.cc chose the model when the entry was made
  *
  * Kept after its last transaction ends, so the next one starts with the
  * RTT and window learnt (MTP_DEST_IDLE of them per socket); protected by
@@ -264,6 +268,8 @@ struct mtp_dest {
 	bool starved;
 	struct mtp_rtt rtt;
 	struct mtp_cc cc;
+	struct mtp_rate rate;
+	bool bbr;
 };
 
 /**

@@ -44,6 +44,8 @@ static const struct ctl_table mtp_sysctl_template[] = {
 	MTP_SYSCTL_CAP(max_txns),
 	MTP_SYSCTL0(reorder),
 	MTP_SYSCTL0_CAP(kping_rate),
+	/* enum mtp_cc_mode */
+	MTP_SYSCTL_MIN_MAX(cc, &mtp_one, SYSCTL_TWO),
 	KCOMPAT_SYSCTL_END
 };
 
@@ -61,6 +63,7 @@ void mtp_sysctl_defaults(struct mtp_net *mn)
 	mn->max_txns = 256;
 	mn->reorder = 3;
 	mn->kping_rate = 1000;
+	mn->cc = MTP_CC_WINDOW;
 }
 
 int mtp_sysctl_init_net(struct net *net)

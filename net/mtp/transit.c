@@ -88,6 +88,25 @@ bool mtp_transit_add(struct mtp_transit *tr, u64 s, u64 e, u32 seq,
 	return true;
 }
 
+/**
+ * mtp_transit_find() - the range that holds byte @s
+ * @tr: the set
+ * @s: the byte
+ *
+ * Return: the range, or %NULL if @s is not in transit.
+ */
+struct mtp_range *mtp_transit_find(struct mtp_transit *tr, u64 s)
+{
+	struct mtp_range *r;
+
+	/* Answers come mostly to the latest requests: from the tail. */
+	list_for_each_entry_reverse(r, &tr->ranges, node) {
+		if (r->start <= s)
+			return s < r->end ? r : NULL;
+	}
+	return NULL;
+}
+
 /* [@os, @oe) of @r arrived, and is neither end of it: split @r. */
 static u32 mtp_transit_split(struct mtp_transit *tr, struct mtp_range *r,
 			     u64 os, u64 oe)

@@ -11,6 +11,8 @@
 #include <linux/slab.h>
 #include <linux/types.h>
 
+#include "rate.h"
+
 /* Ranges one transaction keeps at most: a split beyond it drops a tail. */
 #define MTP_TRANSIT_MAX		512
 
@@ -24,6 +26,7 @@
  * @nodata: the server had no data for it yet (stream): not a loss
  * @pending: the server said the request waits for its application
  *	(%MTP_RES_PENDING): not a loss, and not overtaken by later answers
+ * @st: the request's delivery-rate stamp (rate.c), unset for none
  */
 struct mtp_range {
 	struct list_head node;
@@ -33,6 +36,7 @@ struct mtp_range {
 	u32 seq;
 	bool nodata;
 	bool pending;
+	struct mtp_rate_stamp st;
 };
 
 /**
@@ -58,6 +62,7 @@ void mtp_transit_init(struct mtp_transit *tr, struct kmem_cache *cache);
 void mtp_transit_charge(struct mtp_transit *tr, u32 bytes);
 bool mtp_transit_add(struct mtp_transit *tr, u64 s, u64 e, u32 seq,
 		     unsigned long now);
+struct mtp_range *mtp_transit_find(struct mtp_transit *tr, u64 s);
 u32 mtp_transit_remove(struct mtp_transit *tr, u64 s, u64 e);
 u32 mtp_transit_cut(struct mtp_transit *tr, u32 limit, u64 end);
 u32 mtp_transit_forget(struct mtp_transit *tr, struct mtp_range *r);

@@ -282,8 +282,10 @@ void xtp_bbr_update(struct xtp_bbr *b, const struct xtp_rate_sample *rs,
 		xtp_bbr_check_full_bw(b, lossy, rs->app_limited);
 	if (b->mode == XTP_BBR_STARTUP && b->full_bw_reached)
 		b->mode = XTP_BBR_DRAIN;
+	/* The window never goes below four packets: nor does DRAIN's aim. */
 	if (b->mode == XTP_BBR_DRAIN &&
-	    inflight <= xtp_bbr_bdp(b, XTP_BBR_UNIT))
+	    inflight <= max_t(u64, xtp_bbr_bdp(b, XTP_BBR_UNIT),
+			      XTP_BBR_MIN_CWND_SEGS * mss))
 		xtp_bbr_enter_probe_bw(b, now_ns);
 	if (b->mode == XTP_BBR_PROBE_BW)
 		xtp_bbr_cycle_step(b, inflight, lossy, now_ns);

@@ -342,4 +342,28 @@ TEST(idle_restart_skips_probe_rtt)
 	free(s.q);
 }
 
+/*
+ * A bandwidth so low that one BDP is less than the least window: DRAIN
+ * ends once the flight is down to that window, not never.
+ */
+TEST(drain_ends_at_the_least_window)
+{
+	struct xtp_rate_sample rs = { .delivered = MSS,
+				      .interval_ns = 1000 * MS,
+				      .rtt_us = 20000 };
+	struct xtp_bbr b;
+
+	xtp_bbr_init(&b, 0);
+	b.full_bw_reached = true;
+	b.mode = XTP_BBR_DRAIN;
+	b.min_rtt_us = 20000;
+	b.bw_max[0] = MSS;		/* one packet a second */
+	rs.prior_delivered = 0;
+	xtp_bbr_update(&b, &rs, MSS, 5 * MSS, MSS, 1000 * MS);
+	EXPECT_EQ(XTP_BBR_DRAIN, b.mode);
+	rs.prior_delivered = MSS;
+	xtp_bbr_update(&b, &rs, 2 * MSS, 4 * MSS, MSS, 2000 * MS);
+	EXPECT_EQ(XTP_BBR_PROBE_BW, b.mode);
+}
+
 TEST_HARNESS_MAIN

@@ -317,4 +317,30 @@ TEST(random_against_byte_map)
 	EXPECT_EQ(0, c.live);
 }
 
+/* find: the range holding a byte, none for bytes between or beyond. */
+TEST(find_holding_range)
+{
+	struct kmem_cache c = CACHE;
+	struct mtp_transit tr;
+
+	mtp_transit_init(&tr, &c);
+	mtp_transit_add(&tr, 0, 100, 1, 0);
+	mtp_transit_add(&tr, 200, 300, 2, 0);
+	mtp_transit_add(&tr, 300, 400, 3, 0);
+	ASSERT_NE(NULL, mtp_transit_find(&tr, 0));
+	EXPECT_EQ(1, mtp_transit_find(&tr, 99)->seq);
+	EXPECT_EQ(NULL, mtp_transit_find(&tr, 100));
+	EXPECT_EQ(NULL, mtp_transit_find(&tr, 150));
+	EXPECT_EQ(2, mtp_transit_find(&tr, 299)->seq);
+	EXPECT_EQ(3, mtp_transit_find(&tr, 300)->seq);
+	EXPECT_EQ(NULL, mtp_transit_find(&tr, 400));
+	/* A split keeps the stamp in both halves. */
+	mtp_transit_find(&tr, 200)->st.sent_ns = 77;
+	mtp_transit_remove(&tr, 240, 260);
+	EXPECT_EQ(77, mtp_transit_find(&tr, 200)->st.sent_ns);
+	EXPECT_EQ(77, mtp_transit_find(&tr, 260)->st.sent_ns);
+	EXPECT_EQ(NULL, mtp_transit_find(&tr, 250));
+	mtp_transit_clear(&tr);
+}
+
 TEST_HARNESS_MAIN

@@ -486,6 +486,10 @@ TEST(flow_squeeze)
 	mtp_flow_squeeze(&f);
 	EXPECT_EQ(f.dgram, f.window);
 	EXPECT_EQ(512, f.dgram);
+	/* Less than two datagrams: never below one. */
+	f.window = f.dgram + 1;
+	mtp_flow_squeeze(&f);
+	EXPECT_EQ(f.dgram, f.window);
 }
 
 TEST(responses_reach_at_most_4g)
@@ -560,6 +564,41 @@ TEST(token)
 	EXPECT_FALSE(mtp_wire_is_request(&d));
 	EXPECT_EQ(3, d.response);
 	EXPECT_EQ(m.token, d.token);
+}
+
+/*
+ * With the delivery-rate model the window is flow control alone: it
+ * grows by what arrives up to its bound (256 datagrams here), where the
+ * loss-driven window stays in its moratorium.
+ */
+TEST(flow_grow_ignores_loss)
+{
+	struct mtp_flow f, g;
+	struct mtp_rtt r;
+	int i;
+
+	mtp_rtt_init(&r);
+	mtp_rtt_sample(&r, 20000);
+	mtp_flow_init(&f, 4 << 20, 1024);
+	g = f;
+	EXPECT_EQ(65536, f.window);
+	for (i = 0; i < 100; i++) {
+		mtp_flow_grow(&f, 1024, &r);
+		mtp_flow_received(&g, 1024, &r);
+		if (i % 10 == 9)
+			mtp_flow_lost(&g, 1024, &r);
+	}
+	EXPECT_EQ(65536 + 100 * 1024, f.window);
+	EXPECT_EQ(65536, g.window);
+	for (i = 0; i < 10000; i++)
+		mtp_flow_grow(&f, 1024, &r);
+	EXPECT_EQ(mtp_flow_window_max(&f, &r), f.window);
+	EXPECT_LE(f.window, 4 << 20);
+	/* A default receive buffer keeps the initial 64 KiB. */
+	mtp_flow_init(&f, 212992, 1024);
+	for (i = 0; i < 1000; i++)
+		mtp_flow_grow(&f, 1024, &r);
+	EXPECT_EQ(65536, f.window);
 }
 
 TEST_HARNESS_MAIN
