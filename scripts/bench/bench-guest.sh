@@ -127,6 +127,28 @@ for p in mtp tcp; do
 done
 shape
 
+# Row 11: a 2 MB MTP object through 10% loss each way at 20 ms RTT, with
+# the loss-based window and with the delivery-rate model (net.mtp.cc),
+# beside TCP moving the same bytes; several runs each, for the spread.
+shape delay 10ms loss 10%
+segs 1
+for i in $(seq "$(pick 2 5)"); do
+	for f in mtp mtp-bbr tcp-cubic tcp-bbr; do
+		case $f in
+		mtp*)
+			ip netns exec "$NS_C" sysctl -qw net.mtp.cc="$([ $f = mtp ] &&
+				echo 1 || echo 2)"
+			run "$NS_C" "row11/$f/$i" 120 -c 198.18.0.2 -P mtp \
+				-p 5004 -m stream -b $((2 << 20)) ;;
+		*)
+			xp "$f" "row11/$f/$i" 120 -m stream -b $((2 << 20)) ;;
+		esac
+	done
+done
+ip netns exec "$NS_C" sysctl -qw net.mtp.cc=1
+segs 65535
+shape
+
 # Rows 2 and 3: transactions per second on loopback (one namespace).
 for mode in crr rr; do
 	for n in 1 16; do
@@ -205,6 +227,9 @@ pair xtpbbr xtp 5001 "$NS_C" 198.18.0.2
 cc xtp-veno >/dev/null
 # MTP's data flows from the server namespace: so does this TCP flow.
 pair mtp mtp 5004 "$NS_S" 198.18.0.1
+ip netns exec "$NS_C" sysctl -qw net.mtp.cc=2
+pair mtpbbr mtp 5004 "$NS_S" 198.18.0.1
+ip netns exec "$NS_C" sysctl -qw net.mtp.cc=1
 shape
 
 # Row 7: memory of idle associations, both ends in this machine.  Each

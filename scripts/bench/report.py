@@ -100,7 +100,8 @@ def read_samples(path):
 
 
 # Row 6's flows of ours: their labels and names in the report.
-NAMES = {'xtp': 'XTP', 'xtpbbr': 'XTP BBR', 'mtp': 'MTP', 'tcp': 'TCP'}
+NAMES = {'xtp': 'XTP', 'xtpbbr': 'XTP BBR', 'mtp': 'MTP',
+         'mtpbbr': 'MTP model', 'tcp': 'TCP'}
 
 
 def jain(xs):
@@ -226,6 +227,51 @@ class Report:
         self.goal('one-datagram MTP transaction, 10% loss each way',
                   'P90 ≤ 4 RTT', fmt(q, unit=' RTT'),
                   None if q is None else q <= 4)
+
+    def row11(self):
+        r = self.rows
+        if not any(k.startswith('row11/') for k in r):
+            return
+        self.out('## 11. A 2 MB object through 10% loss, 20 ms RTT')
+        self.out()
+        self.out('netem drops 10% of the packets each way; TCP sends one '
+                 'segment per skb.  MTP with its loss-based window '
+                 '(net.mtp.cc 1) and with the delivery-rate model (2); '
+                 'each run on its own socket.  Seconds per run; the '
+                 'spread is the largest and the smallest against the '
+                 'median.')
+        self.out()
+        body, med = [], {}
+        for f in ('mtp', 'mtp-bbr', 'tcp-cubic', 'tcp-bbr'):
+            runs = sorted(k for k in r if k.startswith(f'row11/{f}/'))
+            secs = [val(r, k, 'seconds') for k in runs]
+            bad = [failed_note(r, k) for k in runs if failed_note(r, k)]
+            good = sorted(x for x in secs if x)
+            if not runs:
+                continue
+            m = good[(len(good) - 1) // 2] if good else None
+            med[f] = m if not bad else None
+            spread = (f'{fmt(good[0] / m)}–{fmt(good[-1] / m)}'
+                      if m else 'n/a')
+            body.append([f, ' '.join(fmt(x) for x in secs), fmt(m),
+                         spread, '; '.join(bad)])
+        self.table(['sender', 'seconds per run', 'median', 'spread',
+                    'note'], body)
+        for f, name in (('mtp', 'window'), ('mtp-bbr', 'model')):
+            q = ratio(med.get('tcp-bbr'), med.get(f))
+            self.goal(f'MTP 2 MB, 10% loss each way, {name}, against TCP '
+                      'BBR', '≥ 1× BBR', fmt(q, unit='×'),
+                      None if q is None else q >= 1)
+        for f, name in (('mtp', 'window'), ('mtp-bbr', 'model')):
+            runs = [val(r, k, 'seconds') for k in r
+                    if k.startswith(f'row11/{f}/')]
+            m = med.get(f)
+            ok = m and runs and all(x and 0.7 * m <= x <= 1.3 * m
+                                    for x in runs)
+            self.goal(f'MTP 2 MB, 10% loss, {name}: runs within ±30%',
+                      '±30% of the median',
+                      f'{len(runs)} runs' if m else 'n/a',
+                      None if not m else bool(ok))
 
     def rows23(self):
         r = self.rows
@@ -355,7 +401,7 @@ class Report:
                  'same way.')
         self.out()
         body = []
-        for ours in ('xtp', 'xtpbbr', 'mtp'):
+        for ours in ('xtp', 'xtpbbr', 'mtp', 'mtpbbr'):
             a = val(r, f'row6/{ours}/{ours}', 'goodput_mbps')
             t = val(r, f'row6/{ours}/tcp', 'goodput_mbps')
             j = jain([a, t]) if a is not None and t is not None else None
@@ -368,7 +414,7 @@ class Report:
                     'note'], body)
 
         def draw(ax):
-            for ours in ('xtp', 'xtpbbr', 'mtp'):
+            for ours in ('xtp', 'xtpbbr', 'mtp', 'mtpbbr'):
                 for who in (ours, 'tcp'):
                     s = read_series(os.path.join(
                         self.args.outdir, f'fair-{ours}-{who}.txt'))
@@ -524,7 +570,7 @@ def main():
                    'started': args.started, 'results': rows}, f, indent=1)
     rep = Report(rows, args)
     for step in (rep.row1, rep.rows23, rep.row4, rep.row5, rep.row6,
-                 rep.row7, rep.row8, rep.row9, rep.row10,
+                 rep.row7, rep.row8, rep.row9, rep.row10, rep.row11,
                  rep.iperf):
         step()
     rep.write()
