@@ -365,6 +365,30 @@ static bool mtp_rx_room(struct mtp_ctxn *t)
 }
 
 /*
+ * The receive queue of @t's socket is half full.  If more of it waits
+ * behind @t's holes than for the application to read, the buffer is too
+ * small for the path's losses, not for the reader: unless the
+ * application set SO_RCVBUF, double it up to net.mtp.rmem_max, as TCP
+ * grows its own.  Return: true if it grew.
+ */
+static bool mtp_rx_tune(struct mtp_ctxn *t)
+{
+	struct sock *sk = mtp_to_sk(t->ms);
+	int max = READ_ONCE(mtp_net(mtp_txn_net(t))->rmem_max);
+	int rcvbuf = READ_ONCE(sk->sk_rcvbuf);
+
+	if ((sk->sk_userlocks & SOCK_RCVBUF_LOCK) || rcvbuf >= max ||
+	    skb_queue_len(&t->ooo) <
+	    skb_queue_len_lockless(&sk->sk_receive_queue))
+		return false;
+	rcvbuf = (int)min_t(s64, 2LL * rcvbuf, max);
+	WRITE_ONCE(sk->sk_rcvbuf, rcvbuf);
+	mtp_flow_rcvbuf_grown(&t->flow, rcvbuf);
+	MTP_INC_STATS(mtp_txn_net(t), MTP_MIB_RCVBUFGROWS);
+	return true;
+}
+
+/*
  * Is the next subrequest to @t's destination due?  If not, note when it
  * is, for mtp_txn_arm().  The timer that waits is a jiffy timer, so what
  * is due within a jiffy goes now.
@@ -1232,7 +1256,7 @@ static void mtp_txn_rcv_data(struct mtp_ctxn *t, struct sk_buff *skb,
 	}
 	mtp_txn_window_moved(t, old);
 	mtp_txn_deliver(t);
-	if (!mtp_rx_room(t))
+	if (!mtp_rx_room(t) && !mtp_rx_tune(t))
 		mtp_rx_guard(t->ms);
 }
 

@@ -4,7 +4,9 @@
  * the RTT and the congestion window (cc.c) its transactions share.  An
  * entry outlives its transactions, so that the next transaction to the
  * host repeats its request after a few round trips, not after the
- * configured interval; the idle ones are bounded and age out.
+ * configured interval; the idle ones are bounded and age out.  A new
+ * entry starts from what another socket of the namespace learnt of the
+ * host's RTT (hosts.c).
  */
 #include <linux/jiffies.h>
 #include <linux/slab.h>
@@ -14,14 +16,20 @@
 #define MTP_DEST_IDLE		16		/* idle entries kept per socket */
 #define MTP_DEST_STALE		(600 * HZ)	/* an idle entry forgets then */
 
-static void mtp_dest_init(struct mtp_dest *d, __be32 daddr, u32 dgram,
-			  bool bbr)
+static struct mtp_net *mtp_dest_net(struct mtp_sock *ms)
+{
+	return mtp_net(sock_net(mtp_to_sk(ms)));
+}
+
+static void mtp_dest_init(struct mtp_sock *ms, struct mtp_dest *d,
+			  __be32 daddr, u32 dgram, bool bbr)
 {
 	d->daddr = daddr;
 	d->users = 0;
 	d->used = jiffies;
 	d->starved = false;
 	mtp_rtt_init(&d->rtt);
+	mtp_hosts_load(mtp_dest_net(ms), daddr, &d->rtt);
 	mtp_cc_init(&d->cc, dgram, jiffies);
 	d->bbr = bbr;
 	mtp_rate_init(&d->rate, ktime_get_ns());
@@ -30,7 +38,7 @@ static void mtp_dest_init(struct mtp_dest *d, __be32 daddr, u32 dgram,
 /* net.mtp.cc of @ms's namespace chooses the delivery-rate model. */
 static bool mtp_dest_wants_bbr(struct mtp_sock *ms)
 {
-	return READ_ONCE(mtp_net(sock_net(mtp_to_sk(ms)))->cc) == MTP_CC_BBR;
+	return READ_ONCE(mtp_dest_net(ms)->cc) == MTP_CC_BBR;
 }
 
 static void mtp_dest_free(struct mtp_sock *ms, struct mtp_dest *d)
@@ -70,7 +78,7 @@ struct mtp_dest *mtp_dest_get(struct mtp_sock *ms, __be32 daddr, u32 dgram,
 			list_del_init(&d->idle);
 			ms->ndest_idle--;
 			if (time_after(jiffies, d->used + MTP_DEST_STALE))
-				mtp_dest_init(d, daddr, dgram,
+				mtp_dest_init(ms, d, daddr, dgram,
 					      mtp_dest_wants_bbr(ms));
 		}
 		d->users++;
@@ -80,7 +88,7 @@ struct mtp_dest *mtp_dest_get(struct mtp_sock *ms, __be32 daddr, u32 dgram,
 	if (!d)
 		return NULL;
 	*spare = NULL;
-	mtp_dest_init(d, daddr, dgram, mtp_dest_wants_bbr(ms));
+	mtp_dest_init(ms, d, daddr, dgram, mtp_dest_wants_bbr(ms));
 	INIT_LIST_HEAD(&d->idle);
 	hash_add(ms->dests, &d->node, (__force u32)daddr);
 	d->users++;
@@ -95,6 +103,9 @@ struct mtp_dest *mtp_dest_get(struct mtp_sock *ms, __be32 daddr, u32 dgram,
  * @ms: socket, &mtp_sock.lock held
  * @d: its entry
  *
+ * What the socket knows of the host's RTT now serves the namespace's
+ * next socket to it (hosts.c).
+ *
  * The entry stays for the next transaction, last on the idle list once
  * no transaction uses it; mtp_dest_get() frees the oldest idle one.  It
  * is not freed here: the receive path that ends a transaction still uses
@@ -104,6 +115,7 @@ void mtp_dest_put(struct mtp_sock *ms, struct mtp_dest *d)
 {
 	lockdep_assert_held(&ms->lock);
 	d->used = jiffies;
+	mtp_hosts_save(mtp_dest_net(ms), d->daddr, &d->rtt);
 	if (--d->users)
 		return;
 	list_add_tail(&d->idle, &ms->dest_idle);

@@ -82,6 +82,19 @@ void mtp_flow_init(struct mtp_flow *f, u32 rcvbuf, u32 dgram_max)
 }
 
 /**
+ * mtp_flow_rcvbuf_grown() - the socket's receive buffer grew
+ * @f: state
+ * @rcvbuf: its new size
+ *
+ * The bounds of the window follow it; the window itself grows into them
+ * as data arrives.
+ */
+void mtp_flow_rcvbuf_grown(struct mtp_flow *f, u32 rcvbuf)
+{
+	f->rcvbuf = mtp_max(f->rcvbuf, rcvbuf);
+}
+
+/**
  * mtp_flow_path_cut() - the server's datagrams must be smaller
  * @f: state
  * @dgram: the power of two the server said its path takes

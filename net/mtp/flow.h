@@ -44,6 +44,7 @@ struct mtp_flow {
 u32 mtp_flow_dgram_cap(u32 mtu_payload, u32 rcvbuf);
 void mtp_flow_init(struct mtp_flow *f, u32 rcvbuf, u32 dgram_max);
 void mtp_flow_path_cut(struct mtp_flow *f, u32 dgram);
+void mtp_flow_rcvbuf_grown(struct mtp_flow *f, u32 rcvbuf);
 u32 mtp_flow_window_max(const struct mtp_flow *f, const struct mtp_rtt *r);
 void mtp_flow_received(struct mtp_flow *f, u32 len, const struct mtp_rtt *r);
 void mtp_flow_grow(struct mtp_flow *f, u32 len, const struct mtp_rtt *r);

@@ -38,6 +38,8 @@
  * &mtp_net.socks_lock (BH-safe) guards the namespace's list of sockets:
  * init and destroy take it alone; the /proc readers hold it while they
  * take each socket's &mtp_sock.lock, so it comes before that lock.
+ * &mtp_net.hosts_lock (BH-safe) guards the namespace's RTT table
+ * (hosts.c): taken under &mtp_sock.lock, nothing is taken under it.
  *
  * 3. sk_receive_queue.lock (irq-safe, taken by skb_queue_tail() and
  *    friends).  Innermost: mtp_queue_rcv() appends under &mtp_sock.lock.
@@ -143,6 +145,8 @@
  * @MTP_MIB_CONGCUTS: losses that halved a destination's congestion window
  * @MTP_MIB_RANDOMLOSSES: losses taken as random, the path not queueing:
  *	the congestion window kept its size
+ * @MTP_MIB_RCVBUFGROWS: receive buffers doubled because data behind holes
+ *	filled them (net.mtp.rmem_max)
  * @__MTP_MIB_MAX: number of counters
  */
 enum mtp_mib_field {
@@ -193,6 +197,7 @@ enum mtp_mib_field {
 	MTP_MIB_INUNREACH,
 	MTP_MIB_CONGCUTS,
 	MTP_MIB_RANDOMLOSSES,
+	MTP_MIB_RCVBUFGROWS,
 	__MTP_MIB_MAX
 };
 
@@ -218,6 +223,10 @@ struct mtp_mib {
  *	this many subrequests later arrives; 0: only the repeat interval
  * @kping_rate: PING and IDSTR answers the kernel sends per second
  * @kping_rs: their rate limit
+ * @rmem_max: most a client socket's receive buffer grows to by itself
+ * @hosts: RTTs learnt of server hosts, for new sockets (hosts.c)
+ * @hosts_lock: protects @hosts
+ * @hosts_key: hashes addresses to slots of @hosts
  */
 struct mtp_net {
 	struct mtp_mib __percpu *mib;
@@ -236,6 +245,10 @@ struct mtp_net {
 	int kping_rate;
 	int cc;
 	struct ratelimit_state kping_rs;
+	int rmem_max;
+	struct mtp_host *hosts;
+	spinlock_t hosts_lock;	/* protects @hosts */
+	u32 hosts_key;
 };
 
 #define MTP_CTXN_BITS	6
@@ -433,6 +446,14 @@ u32 mtp_path_payload(struct mtp_sock *ms, __be32 daddr, __be16 dport);
 bool mtp_mem_cache_charge(size_t n);
 void mtp_mem_cache_uncharge(size_t n);
 void mtp_mem_init(void);
+
+/* hosts.c: RTTs a namespace's client sockets learnt, for the next one */
+struct mtp_host;
+int mtp_hosts_init_net(struct mtp_net *mn);
+void mtp_hosts_exit_net(struct mtp_net *mn);
+void mtp_hosts_save(struct mtp_net *mn, __be32 daddr,
+		    const struct mtp_rtt *rtt);
+void mtp_hosts_load(struct mtp_net *mn, __be32 daddr, struct mtp_rtt *rtt);
 
 /* dest.c: per-destination state of client transactions */
 struct mtp_dest *mtp_dest_get(struct mtp_sock *ms, __be32 daddr, u32 dgram,

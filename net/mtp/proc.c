@@ -58,6 +58,7 @@ static const char *const mtp_mib_names[__MTP_MIB_MAX] = {
 	[MTP_MIB_INUNREACH]		= "InUnreach",
 	[MTP_MIB_CONGCUTS]		= "CongCuts",
 	[MTP_MIB_RANDOMLOSSES]		= "RandomLosses",
+	[MTP_MIB_RCVBUFGROWS]		= "RcvbufGrows",
 };
 
 static int mtp_snmp_show(struct seq_file *seq, void *v)

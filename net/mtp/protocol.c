@@ -33,9 +33,12 @@ static int __net_init mtp_net_init(struct net *net)
 		return -ENOMEM;
 	INIT_HLIST_HEAD(&mn->socks);
 	spin_lock_init(&mn->socks_lock);
-	err = mtp_sysctl_init_net(net);
+	err = mtp_hosts_init_net(mn);
 	if (err)
 		goto out_mib;
+	err = mtp_sysctl_init_net(net);
+	if (err)
+		goto out_hosts;
 	err = mtp_proc_init_net(net);
 	if (err)
 		goto out_sysctl;
@@ -43,6 +46,8 @@ static int __net_init mtp_net_init(struct net *net)
 
 out_sysctl:
 	mtp_sysctl_exit_net(net);
+out_hosts:
+	mtp_hosts_exit_net(mn);
 out_mib:
 	free_percpu(mn->mib);
 	return err;
@@ -52,6 +57,7 @@ static void __net_exit mtp_net_exit(struct net *net)
 {
 	mtp_proc_exit_net(net);
 	mtp_sysctl_exit_net(net);
+	mtp_hosts_exit_net(mtp_net(net));
 	free_percpu(mtp_net(net)->mib);
 }
 

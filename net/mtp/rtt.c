@@ -23,6 +23,9 @@ void mtp_rtt_sample(struct mtp_rtt *r, u32 us)
 		us = 1;
 	if (us > MTP_RTT_MAX_US)
 		us = MTP_RTT_MAX_US;
+	/* The first measurement replaces a hint (mtp_rtt_hint()). */
+	if (!r->min_us)
+		mtp_rtt_init(r);
 	if (r->n == MTP_RTT_NSAMPLES)
 		r->sum -= r->ring[r->idx];
 	else
@@ -32,6 +35,26 @@ void mtp_rtt_sample(struct mtp_rtt *r, u32 us)
 	r->idx = (r->idx + 1) % MTP_RTT_NSAMPLES;
 	if (!r->min_us || us < r->min_us)
 		r->min_us = us;
+}
+
+/**
+ * mtp_rtt_hint() - start from an RTT measured before, on another socket
+ * @r: state, without samples
+ * @us: that RTT in microseconds
+ *
+ * It serves as the one sample for the repeat interval and the pacing
+ * until the first measurement, which replaces it; it sets no minimum,
+ * which the path may have changed since.
+ */
+void mtp_rtt_hint(struct mtp_rtt *r, u32 us)
+{
+	mtp_rtt_init(r);
+	if (!us)
+		return;
+	r->ring[0] = us > MTP_RTT_MAX_US ? MTP_RTT_MAX_US : us;
+	r->sum = r->ring[0];
+	r->n = 1;
+	r->idx = 1;
 }
 
 /* Return: average of the last samples in microseconds, 0 before any. */

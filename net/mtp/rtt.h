@@ -18,7 +18,8 @@
  * @sum: sum of @ring
  * @n: number of valid samples in @ring
  * @idx: next slot to write
- * @min_us: smallest sample seen, 0 before the first
+ * @min_us: smallest sample seen, 0 before the first (@ring may then hold
+ *	a hint, mtp_rtt_hint())
  */
 struct mtp_rtt {
 	u32 ring[MTP_RTT_NSAMPLES];
@@ -30,6 +31,7 @@ struct mtp_rtt {
 
 void mtp_rtt_init(struct mtp_rtt *r);
 void mtp_rtt_sample(struct mtp_rtt *r, u32 us);
+void mtp_rtt_hint(struct mtp_rtt *r, u32 us);
 u32 mtp_rtt_avg(const struct mtp_rtt *r);
 u32 mtp_rtt_recent_min(const struct mtp_rtt *r);
 u32 mtp_rtt_repeat_ms(const struct mtp_rtt *r, u32 cur_ms, u32 floor_ms);

@@ -46,6 +46,7 @@ static const struct ctl_table mtp_sysctl_template[] = {
 	MTP_SYSCTL0_CAP(kping_rate),
 	/* enum mtp_cc_mode */
 	MTP_SYSCTL_MIN_MAX(cc, &mtp_one, SYSCTL_TWO),
+	MTP_SYSCTL_CAP(rmem_max),
 	KCOMPAT_SYSCTL_END
 };
 
@@ -64,6 +65,8 @@ void mtp_sysctl_defaults(struct mtp_net *mn)
 	mn->reorder = 3;
 	mn->kping_rate = 1000;
 	mn->cc = MTP_CC_WINDOW;
+	/* What XTP's autotuning reaches; TCP's tcp_rmem goes to 6 MB. */
+	mn->rmem_max = 4 << 20;
 }
 
 int mtp_sysctl_init_net(struct net *net)

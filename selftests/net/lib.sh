@@ -232,6 +232,10 @@ mtp_ns_cleanup() {
 
 ns_s() { ip netns exec "$MTP_SRV" "$@"; }
 ns_c() { ip netns exec "$MTP_CLI" "$@"; }
+# mtp_netem_both [NETEM ARGS...]: the same fresh netem on vs and vc.
+mtp_netem_both() {
+	xtp_netem "$MTP_SRV" vs "$@" && xtp_netem "$MTP_CLI" vc "$@"
+}
 # ssnmp NAME / csnmp NAME: counter MtpNAME of /proc/net/mtp/snmp, server or
 # client.
 ssnmp() { ns_s awk -v n="Mtp$1" '$1 == n { print $2 }' /proc/net/mtp/snmp; }

@@ -41,15 +41,10 @@ cleanup() {
 trap cleanup EXIT
 
 port_open() { mtp_port_open "$@"; }
-# netem ARGS...: the same fresh qdisc on both ends.  Not "replace": a
-# netem changed in place keeps the rate of its earlier setting when the
-# new one names none (the first section's 2 Mbit/s stayed for the rest).
-netem() {
-	ns_s tc qdisc del dev vs root 2>/dev/null
-	ns_c tc qdisc del dev vc root 2>/dev/null
-	ns_s tc qdisc add dev vs root netem "$@" &&
-	ns_c tc qdisc add dev vc root netem "$@"
-}
+# A fresh qdisc each time, not "replace": a netem changed in place keeps
+# the rate of its earlier setting when the new one names none (the first
+# section's 2 Mbit/s stayed for the rest).
+netem() { mtp_netem_both "$@"; }
 same() { [ "$(sha256sum <"$out/files/$1")" = "$(sha256sum <"$out/got/$1")" ]; }
 
 # fetch NAME: mtpget NAME into got/; the counters' deltas in $cuts, $rand

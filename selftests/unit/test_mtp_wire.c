@@ -202,6 +202,27 @@ TEST(rtt)
 	EXPECT_EQ(MTP_RTT_MAX_US, r.ring[0]);
 }
 
+/*
+ * An RTT another socket measured serves the repeat interval until the
+ * first measurement, which replaces it, and sets no minimum.
+ */
+TEST(rtt_hint)
+{
+	struct mtp_rtt r;
+
+	mtp_rtt_hint(&r, 100000);
+	EXPECT_EQ(100000, mtp_rtt_avg(&r));
+	EXPECT_EQ(0, r.min_us);
+	EXPECT_EQ(400, mtp_rtt_repeat_ms(&r, 1000, 20));
+	mtp_rtt_sample(&r, 50000);
+	EXPECT_EQ(1, r.n);
+	EXPECT_EQ(50000, mtp_rtt_avg(&r));
+	EXPECT_EQ(50000, r.min_us);
+	mtp_rtt_hint(&r, 0);
+	EXPECT_EQ(0, r.n);
+	EXPECT_EQ(1000, mtp_rtt_repeat_ms(&r, 1000, 20));
+}
+
 /* RFC 6928's window; growth only while it limits; slow start, then AIMD. */
 TEST(cc_growth)
 {
@@ -594,11 +615,18 @@ TEST(flow_grow_ignores_loss)
 		mtp_flow_grow(&f, 1024, &r);
 	EXPECT_EQ(mtp_flow_window_max(&f, &r), f.window);
 	EXPECT_LE(f.window, 4 << 20);
-	/* A default receive buffer keeps the initial 64 KiB. */
+	/* A default receive buffer keeps the initial 64 KiB ... */
 	mtp_flow_init(&f, 212992, 1024);
 	for (i = 0; i < 1000; i++)
 		mtp_flow_grow(&f, 1024, &r);
 	EXPECT_EQ(65536, f.window);
+	/* ... until it grows; it never shrinks that way. */
+	mtp_flow_rcvbuf_grown(&f, 1 << 20);
+	mtp_flow_rcvbuf_grown(&f, 4096);
+	EXPECT_EQ(1 << 20, f.rcvbuf);
+	for (i = 0; i < 1000; i++)
+		mtp_flow_grow(&f, 1024, &r);
+	EXPECT_EQ(256 << 10, f.window);
 }
 
 TEST_HARNESS_MAIN
