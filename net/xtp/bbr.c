@@ -104,22 +104,27 @@ static bool xtp_bbr_new_round(struct xtp_bbr *b,
 	return true;
 }
 
-/* The windowed maximum: two buckets of XTP_BBR_BW_ROUNDS rounds each. */
+/*
+ * The windowed maximum: two buckets of XTP_BBR_BW_ROUNDS rounds each.  A
+ * bucket ages only when a sample measures something: rounds of nothing
+ * but spurious retransmissions, acked a moment after they went, would
+ * otherwise empty both and leave the sender paced at nothing.
+ */
 static void xtp_bbr_bw_sample(struct xtp_bbr *b,
 			      const struct xtp_rate_sample *rs)
 {
 	u64 bw;
 
-	if (b->round - b->bw_win_round >= XTP_BBR_BW_ROUNDS) {
-		b->bw_max[1] = b->bw_max[0];
-		b->bw_max[0] = 0;
-		b->bw_win_round = b->round;
-	}
 	if (!rs->interval_ns || !rs->delivered)
 		return;
 	/* Shorter than a round trip: a burst of acks, not the path's rate. */
 	if (rs->interval_ns < (u64)b->min_rtt_us * NSEC_PER_USEC)
 		return;
+	if (b->round - b->bw_win_round >= XTP_BBR_BW_ROUNDS) {
+		b->bw_max[1] = b->bw_max[0];
+		b->bw_max[0] = 0;
+		b->bw_win_round = b->round;
+	}
 	bw = div64_u64(rs->delivered * NSEC_PER_SEC, rs->interval_ns);
 	/* An application-limited sample only ever raises the estimate. */
 	if (rs->app_limited && bw < xtp_bbr_bw(b))

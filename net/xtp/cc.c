@@ -18,6 +18,9 @@
 
 #include "xtp.h"
 
+/* The least a model may pace at: this many packets per SRTT. */
+#define XTP_CC_MIN_PACED_PKTS	4
+
 static const struct xtp_cc_ops *const xtp_ccs[] = {
 	&xtp_cc_scc,
 	&xtp_cc_newreno,
@@ -150,10 +153,11 @@ bool xtp_pacing_wait(struct sock *sk)
  * @sk: the context, locked
  * @len: its payload
  *
- * The rate is the controller's (&xtp_cc_ops.pacing_rate), or else follows
- * the window: cwnd per SRTT, twice that while the window still grows
- * exponentially so that slow start can double, 1.2 times in congestion
- * avoidance to absorb jitter.  Idle time earns no credit.
+ * The rate is the controller's (&xtp_cc_ops.pacing_rate), never below
+ * %XTP_CC_MIN_PACED_PKTS packets per SRTT, or else follows the window:
+ * cwnd per SRTT, twice that while the window still grows exponentially so
+ * that slow start can double, 1.2 times in congestion avoidance to absorb
+ * jitter.  Idle time earns no credit.
  */
 void xtp_pacing_sent(struct sock *sk, u32 len)
 {
@@ -162,6 +166,17 @@ void xtp_pacing_sent(struct sock *sk, u32 len)
 
 	if (xs->cc.ops->pacing_rate) {
 		rate = xs->cc.ops->pacing_rate(sk);
+		/*
+		 * A model's estimate can fall towards nothing (samples all
+		 * rejected, a loss cap applied round after round); paced
+		 * slower than its least window per SRTT the context would
+		 * stop sending, and stalled, never learn otherwise.
+		 */
+		if (xs->rtt.srtt_us)
+			rate = max_t(u64, rate,
+				     div_u64((u64)XTP_CC_MIN_PACED_PKTS *
+					     xs->maxdata * USEC_PER_SEC,
+					     xs->rtt.srtt_us));
 	} else {
 		if (!xs->cc.ops->paced || !xs->rtt.srtt_us) {
 			xs->cc.pacing_rate = 0;

@@ -23,6 +23,9 @@
 #include "xtp.h"
 #include <trace/events/xtp.h>
 
+/* Data above a gap may use all but 1/XTP_RCV_GAP_SHARE of SO_RCVBUF. */
+#define XTP_RCV_GAP_SHARE	8
+
 /* The counter that records a packet the codec rejected, by its error. */
 static_assert(__XTP_MIB_MAX <= 256);	/* xtp_wire_mib[] holds u8 */
 static const u8 xtp_wire_mib[XTP_WIRE_NERR] = {
@@ -153,6 +156,7 @@ VISIBLE_IF_KUNIT bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 	u32 len = pkt->data_len;
 	u64 limit = 2ULL * xs->rcv.wnd;
 	bool new_gap;
+	int room;
 
 	sock_owned_by_me(sk);
 	/*
@@ -179,9 +183,17 @@ VISIBLE_IF_KUNIT bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 		xtp_drop(sk, skb, SKB_DROP_REASON_NOT_SPECIFIED);
 		return false;
 	}
-	/* The peer must stay below our ALLOC; never hold more than that. */
+	/*
+	 * The peer must stay below our ALLOC; never hold more than that.
+	 * Data above a gap leaves the last eighth of the buffer to the
+	 * packets that fill the gaps: a buffer full of it once refused the
+	 * packet at RSEQ, each time the peer sent it again, for good.
+	 */
+	room = READ_ONCE(sk->sk_rcvbuf);
+	if (seq > xs->rcv.nxt)
+		room -= room / XTP_RCV_GAP_SHARE;
 	if (xs->rcv.queued + len > limit ||
-	    atomic_read(&sk->sk_rmem_alloc) > sk->sk_rcvbuf) {
+	    atomic_read(&sk->sk_rmem_alloc) > room) {
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_RCVBUFERRORS);
 		xtp_drop(sk, skb, SKB_DROP_REASON_SOCKET_RCVBUFF);
 		return false;
@@ -280,6 +292,8 @@ static void xtp_ack(struct sock *sk, const struct xtp_wire_pkt *pkt)
 	}
 	if (pkt->hdr.pformat == XTP_PF_ECNTL)
 		xtp_rtx_ecntl(sk, pkt);
+	else
+		xs->rec.heard_cut = 0;
 	xtp_rate_sample(sk);
 	xtp_wtimer_answered(sk, pkt->ctl.echo);
 	trace_xtp_probe(sk);

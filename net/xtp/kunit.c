@@ -537,6 +537,34 @@ static void xtp_rcvq_gap_fill(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seq, 1400ULL);
 }
 
+/*
+ * Data above a gap fills the receive buffer only to seven eighths: the
+ * packet at RSEQ still finds room and drains it.  With all the buffer
+ * given to it, the packet at RSEQ was refused each time it came.
+ */
+static void xtp_rcvq_gap_keeps_room(struct kunit *test)
+{
+	unsigned long errs = xtp_kt_mib(XTP_MIB_RCVBUFERRORS);
+	struct sock *sk = xtp_kt_socket(test);
+	struct xtp_sock *xs = xtp_sk(sk);
+	u32 i, n;
+
+	WRITE_ONCE(sk->sk_rcvbuf, 64 * 1024);
+	for (i = 1; i <= 64; i++) {
+		xtp_kt_rcv(test, sk, i * 1000ULL, 1000);
+		if (xtp_kt_mib(XTP_MIB_RCVBUFERRORS) != errs)
+			break;
+	}
+	n = skb_queue_len(&xs->rcv.ooo);
+	KUNIT_EXPECT_LT(test, i, 64U);
+	KUNIT_EXPECT_EQ(test, n, i - 1);
+	KUNIT_EXPECT_LT(test, atomic_read(&sk->sk_rmem_alloc), 64 * 1024);
+	xtp_kt_rcv(test, sk, 0, 1000);
+	KUNIT_EXPECT_EQ(test, xs->rcv.nxt, (u64)n * 1000 + 1000);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&xs->rcv.ooo), 0U);
+	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_RCVBUFERRORS) - errs, 1UL);
+}
+
 /* Data that arrived already is counted and dropped, overlaps trimmed. */
 static void xtp_rcvq_duplicates(struct kunit *test)
 {
@@ -626,6 +654,7 @@ static void xtp_rcvq_beyond_alloc(struct kunit *test)
 
 static struct kunit_case xtp_rcvq_cases[] = {
 	KUNIT_CASE(xtp_rcvq_gap_fill),
+	KUNIT_CASE(xtp_rcvq_gap_keeps_room),
 	KUNIT_CASE(xtp_rcvq_duplicates),
 	KUNIT_CASE(xtp_rcvq_limits),
 	KUNIT_CASE(xtp_rcvq_beyond_alloc),
@@ -897,11 +926,62 @@ static void xtp_recovery_spurious(struct kunit *test)
 	release_sock(sk);
 }
 
+/*
+ * An answer with as many spans as a peer sends may stop short of data the
+ * peer holds: what lies beyond where the list stopped is not judged lost
+ * by a packet seen that went after it (before, every packet beyond went
+ * again once a retransmission was seen).  A shorter list told
+ * everything; a handshake, like TCP's timeout, takes everything unseen.
+ */
+static void xtp_recovery_cut_spans(struct kunit *test)
+{
+	struct xtp_wire_span spans[XTP_ECNTL_MAX_SPANS];
+	struct sock *sk = xtp_kt_socket(test);
+	struct xtp_sock *xs = xtp_sk(sk);
+	u64 then = ktime_get_ns() - 10 * NSEC_PER_MSEC;
+	int i, n = 2 * XTP_ECNTL_MAX_SPANS + 8;
+
+	lock_sock(sk);
+	/* A second of variation: no deadline decides anything here. */
+	xtp_kt_rtx_setup(sk, 1000, USEC_PER_SEC);
+	xs->in_handshake = 1;
+	/* Packet 31 went last (a retransmission, say). */
+	for (i = 0; i < n; i++)
+		xtp_kt_sent(test, sk, 1000 + 100 * i, 100,
+			    i == 31 ? then + 5 * NSEC_PER_MSEC : then, false);
+	/* Packets 1, 3, 5, ... 31 seen: the list ends at 1000 + 3200. */
+	for (i = 0; i < XTP_ECNTL_MAX_SPANS; i++) {
+		spans[i].left = 1000 + 100 * (2 * i + 1);
+		spans[i].right = spans[i].left + 100;
+	}
+	xtp_kt_ecntl(sk, spans, XTP_ECNTL_MAX_SPANS);
+	KUNIT_EXPECT_EQ(test, xs->rec.heard_cut, 4200ULL);
+	/* Sent before packet 31: the gaps below the list are lost... */
+	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 0)->lost);
+	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 30)->lost);
+	/* ... what lies beyond it is not judged. */
+	KUNIT_EXPECT_FALSE(test, xtp_kt_cb(test, sk, 32)->lost);
+	KUNIT_EXPECT_FALSE(test, xtp_kt_cb(test, sk, n - 1)->lost);
+	KUNIT_EXPECT_EQ(test, xs->rec.lost_out, XTP_ECNTL_MAX_SPANS * 100U);
+
+	/* A handshake, as TCP's timeout, takes all the list left out. */
+	KUNIT_EXPECT_EQ(test, xtp_rtx_all_lost(sk),
+			(u32)(n - 2 * XTP_ECNTL_MAX_SPANS));
+	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, n - 1)->lost);
+
+	/* One span fewer: the list is whole. */
+	xtp_kt_ecntl(sk, spans, XTP_ECNTL_MAX_SPANS - 1);
+	KUNIT_EXPECT_EQ(test, xs->rec.heard_cut, 0ULL);
+	xtp_send_timer_stop(sk);
+	release_sock(sk);
+}
+
 static struct kunit_case xtp_recovery_cases[] = {
 	KUNIT_CASE(xtp_recovery_spans),
 	KUNIT_CASE(xtp_recovery_deadline),
 	KUNIT_CASE(xtp_recovery_loss_cuts_window),
 	KUNIT_CASE(xtp_recovery_spurious),
+	KUNIT_CASE(xtp_recovery_cut_spans),
 	{}
 };
 
@@ -967,10 +1047,22 @@ out:
 	release_sock(sk);
 }
 
+/* A handshake ends; the head of the queue goes again after it if @resend. */
+static void xtp_kt_stuck(struct sock *sk, bool resend)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	xtp_mtu_handshake_end(sk);
+	if (resend)
+		XTP_SKB_CB(skb_peek(&xs->snd.rtx))->xmit_ns = xs->stuck_ns + 1;
+}
+
 /*
  * Handshakes that leave RSEQ where it was while a full-size packet is
- * missing: the second in a row after the first one lowers the packet
- * size to 1024, then halves it, never below 256.  Progress starts over.
+ * missing and was sent again: the second in a row after the first one
+ * lowers the packet size to 1024, then halves it, never below 256.
+ * Progress starts over; a handshake after which nothing was sent again
+ * (a sender held back) counts for nothing.
  */
 static void xtp_pmtu_blackhole(struct kunit *test)
 {
@@ -983,24 +1075,36 @@ static void xtp_pmtu_blackhole(struct kunit *test)
 	lock_sock(sk);
 	xtp_kt_rtx_setup(sk, 1000, 100);
 	xtp_kt_sent(test, sk, 1000, xs->maxdata, 0, false);
-	xtp_mtu_handshake_end(sk);
-	xtp_mtu_handshake_end(sk);
+	xtp_kt_stuck(sk, true);
+	xtp_kt_stuck(sk, true);
 	KUNIT_EXPECT_EQ(test, xs->probe_data, 0);
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
-		xtp_mtu_handshake_end(sk);
+		xtp_kt_stuck(sk, true);
 		KUNIT_EXPECT_EQ(test, xs->probe_data, want[i]);
-		xtp_mtu_handshake_end(sk);
+		xtp_kt_stuck(sk, true);
 	}
 	/* From 256 on, nothing lower is tried and nothing counted. */
 	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_PMTUBLACKHOLE) - mib, 3UL);
 
 	/* RSEQ moved: the count starts again. */
 	xs->probe_data = 0;
-	xtp_mtu_handshake_end(sk);
+	xtp_kt_stuck(sk, true);
 	xs->snd.una = 1100;
-	xtp_mtu_handshake_end(sk);
-	xtp_mtu_handshake_end(sk);
+	xtp_kt_stuck(sk, true);
+	xtp_kt_stuck(sk, true);
 	KUNIT_EXPECT_EQ(test, xs->probe_data, 0);
+
+	/* Nothing sent again between handshakes: no black hole, however many. */
+	xs->snd.una = 1200;
+	for (i = 0; i < 6; i++)
+		xtp_kt_stuck(sk, false);
+	KUNIT_EXPECT_EQ(test, xs->probe_data, 0);
+	/* Sent again after the next: the two handshakes after it count. */
+	xtp_kt_stuck(sk, true);
+	xtp_kt_stuck(sk, true);
+	KUNIT_EXPECT_EQ(test, xs->probe_data, 0);
+	xtp_kt_stuck(sk, true);
+	KUNIT_EXPECT_EQ(test, xs->probe_data, 1024);
 	release_sock(sk);
 }
 

@@ -13,6 +13,7 @@
  * XTP_BASE_PROBE_DATA bytes of payload, then half of that each time, down
  * to XTP_MIN_PROBE_DATA.  Packet sizes never grow back within a context.
  */
+#include <linux/ktime.h>
 #include <linux/skbuff.h>
 #include <net/inet_connection_sock.h>
 #include <net/ip.h>
@@ -201,20 +202,27 @@ void xtp_mtu_icmp(struct sock *sk, u32 mtu)
  *
  * The peer answered the probe, so small packets get through.  If RSEQ is
  * where the previous handshake left it and the data the peer waits for
- * went in a full-size packet, that packet may be too big for the path.
+ * went again, since then, in a full-size packet, that packet may be too
+ * big for the path.  A sender held back meanwhile (by pacing, say) has
+ * shown nothing of the path.
  */
 void xtp_mtu_handshake_end(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct sk_buff *head = skb_peek(&xs->snd.rtx);
 	u32 seg = xtp_seg_limit(xs);
+	u64 prev_ns = xs->stuck_ns;
 
+	xs->stuck_ns = ktime_get_ns();
 	if (!head || xs->snd.una != xs->stuck_una || head->len < seg ||
 	    seg <= XTP_MIN_PROBE_DATA) {
 		xs->stuck_una = xs->snd.una;
 		xs->stuck_count = 0;
 		return;
 	}
+	/* Not sent again since the last handshake: nothing was learnt. */
+	if (XTP_SKB_CB(head)->xmit_ns <= prev_ns)
+		return;
 	if (++xs->stuck_count < XTP_STUCK_HANDSHAKES)
 		return;
 	xs->stuck_count = 0;

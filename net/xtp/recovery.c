@@ -71,6 +71,16 @@ static void xtp_mark_lost(struct sock *sk, struct sk_buff *skb)
 	xtp_rate_lost(sk, skb->len);
 }
 
+/*
+ * Beyond where the spans of a list as long as a peer sends stopped: the
+ * peer may hold @skb and have had no room to say so.
+ */
+static bool xtp_rtx_unheard(const struct xtp_sock *xs,
+			    const struct sk_buff *skb)
+{
+	return xs->rec.heard_cut && XTP_SKB_CB(skb)->seq >= xs->rec.heard_cut;
+}
+
 /**
  * xtp_rtx_detect() - call lost what should have arrived by now
  * @sk: the context, locked
@@ -80,10 +90,12 @@ static void xtp_mark_lost(struct sock *sk, struct sk_buff *skb)
  * FASTNAK stays off by default), or once a round trip with its variation
  * and the reordering window have passed since it left.  The window is a
  * quarter SRTT (at least 2 ms), up to a whole SRTT after spurious
- * retransmissions.  For a packet that
- * is neither yet the send timer is set to its deadline.  Newly lost packets are reported
- * to the congestion controller, except during a handshake, whose end
- * decides the window.
+ * retransmissions.  For a packet that is neither yet the send timer is
+ * set to its deadline.  Packets beyond a span list that may have been cut
+ * short are not judged: at 5% loss with a megabyte in flight, their
+ * deadlines sent again thousands of packets the peer held.  Newly lost
+ * packets are reported to the congestion controller, except during a
+ * handshake, whose end decides the window.
  */
 void xtp_rtx_detect(struct sock *sk)
 {
@@ -99,6 +111,8 @@ void xtp_rtx_detect(struct sock *sk)
 	now = ktime_get_ns();
 	skb_queue_walk(&xs->snd.rtx, skb) {
 		cb = XTP_SKB_CB(skb);
+		if (xtp_rtx_unheard(xs, skb))
+			break;
 		if (cb->sacked || cb->lost)
 			continue;
 		switch (xtp_sack_judge(cb->xmit_ns, xs->rec.sack_newest_ns, reo,
@@ -126,6 +140,7 @@ void xtp_rtx_detect(struct sock *sk)
 		xs->cc.ops->loss(sk);
 	trace_xtp_loss(sk, lost);
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_detect);
 
 /**
  * xtp_rtx_ecntl() - an ECNTL arrived: note what it holds, find what is lost
@@ -133,7 +148,9 @@ void xtp_rtx_detect(struct sock *sk)
  * @pkt: the ECNTL
  *
  * Spans are the peer's word and only mark packets we have sent; a span
- * outside RSEQ..snd_nxt changes nothing.
+ * outside RSEQ..snd_nxt changes nothing.  A peer with more gaps than it
+ * sends spans for tells only the lowest: a list of that length may stop
+ * short of data the peer holds (&xtp_recovery.heard_cut).
  */
 void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt)
 {
@@ -141,6 +158,15 @@ void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt)
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct xtp_skb_cb *cb;
 	struct sk_buff *skb;
+	u64 left, right;
+	u32 i;
+
+	xs->rec.heard_cut = 0;
+	if (pkt->ctl.nspan >= XTP_ECNTL_MAX_SPANS)
+		for (i = 0; i < nspan; i++)
+			if (!xtp_wire_span(pkt, i, &left, &right))
+				xs->rec.heard_cut = max(xs->rec.heard_cut,
+							right);
 
 	skb_queue_walk(&xs->snd.rtx, skb) {
 		cb = XTP_SKB_CB(skb);
@@ -165,6 +191,10 @@ EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_ecntl);
 /**
  * xtp_rtx_all_lost() - after a handshake: all that is not seen is lost
  * @sk: the context, locked
+ *
+ * As after TCP's retransmission timeout: even beyond a span list that may
+ * have been cut short, whose data, counted in flight, could otherwise
+ * keep the gaps below it from going again for good.
  *
  * Return: the number of packets newly marked lost.
  */

@@ -361,9 +361,13 @@ struct xtp_snd {
  * @reo_mult: reordering tolerance in quarters of SRTT (1..4); grows with
  *	each retransmission found spurious
  * @reo_pending: a packet may be declared lost when the send timer fires
+ * @heard_cut: where the spans of the last control packet stopped, if it
+ *	held as many as a peer sends (%XTP_ECNTL_MAX_SPANS) and may have
+ *	left more out; 0 when it told all the peer holds
  */
 struct xtp_recovery {
 	u64 sack_newest_ns;
+	u64 heard_cut;
 	u32 sacked_out;
 	u32 lost_out;
 	u8 reo_mult;
@@ -551,6 +555,7 @@ struct xtp_timers {
  * @pmtu_cookie: the route MTU @mtu_data was computed from
  * @mtu_info: MTU an ICMP error reported while the user owned the socket
  * @stuck_una: &xtp_snd.una when the last handshake ended
+ * @stuck_ns: when the last handshake ended
  * @stuck_count: handshakes in a row that ended with full-size data lost
  *	and &xtp_snd.una where it was
  * @sreq_freq: SREQ on every @sreq_freq-th DATA packet
@@ -618,6 +623,7 @@ struct xtp_sock {
 	u32 pmtu_cookie;
 	u32 mtu_info;
 	u64 stuck_una;
+	u64 stuck_ns;
 	u8 stuck_count;
 	u32 sreq_freq;
 	u32 wtimer_cfg;

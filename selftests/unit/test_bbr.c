@@ -25,6 +25,7 @@ struct path {
 	u64 owd;		/* one-way delay, ns */
 	u64 buffer;		/* bottleneck queue, bytes */
 	unsigned int loss_ppm;	/* random loss after the bottleneck */
+	u64 jitter;		/* most extra delay of an ack, ns */
 };
 
 struct sim {
@@ -33,7 +34,7 @@ struct sim {
 	struct pkt *q;
 	unsigned int head, tail;
 	u64 now, pace_next, q_free, delivered, delivered_time;
-	u64 inflight, lost_bytes, drops;
+	u64 inflight, lost_bytes, drops, last_ack;
 	u64 rtt_sum, rtt_n;
 	bool saw_probe_rtt;
 	unsigned int seed;
@@ -50,7 +51,7 @@ static void sim_init(struct sim *s, u64 rate, u64 rtt_ms, u64 buffer,
 {
 	memset(s, 0, sizeof(*s));
 	s->q = calloc(NPKT, sizeof(*s->q));
-	s->p = (struct path){ rate, rtt_ms * MS / 2, buffer, loss_ppm };
+	s->p = (struct path){ rate, rtt_ms * MS / 2, buffer, loss_ppm, 0 };
 	s->seed = 20261127;
 	xtp_bbr_init(&s->b, 0);
 }
@@ -79,6 +80,13 @@ static void sim_send(struct sim *s)
 	s->q_free = depart;
 	k->lost = rnd(s) < s->p.loss_ppm;
 	k->ack = depart + s->p.owd;
+	/* Acks delayed at random, in order: a busy host's RTT. */
+	if (s->p.jitter) {
+		k->ack += rnd(s) * s->p.jitter / 1000000;
+		if (k->ack < s->last_ack)
+			k->ack = s->last_ack;
+		s->last_ack = k->ack;
+	}
 }
 
 static void sim_ack(struct sim *s, struct pkt *k)
@@ -180,6 +188,28 @@ TEST(random_loss_keeps_rate)
 	}
 }
 
+/*
+ * Random loss above the threshold on a path whose RTT jitters (a busy
+ * host): every round looks congested.  The loss cap lowers the rate, but
+ * each probe starts from the full estimate again, so it never decays
+ * towards zero (it did, 15% a round, until the sender stopped).
+ */
+TEST(lossy_jittery_rounds_do_not_starve)
+{
+	struct sim s;
+	u64 got;
+
+	sim_init(&s, MBPS(100), 50, 4 * MBPS(100) / 20, 50000);
+	s.p.jitter = 25 * MS;
+	got = sim_run(&s, 30000);
+	TH_LOG("bw %llu, bw_lo %llu, last second %llu bytes",
+	       (unsigned long long)xtp_bbr_bw(&s.b),
+	       (unsigned long long)s.b.bw_lo, (unsigned long long)got);
+	EXPECT_GE(got, MBPS(100) / 4);
+	EXPECT_GE(xtp_bbr_bw(&s.b), MBPS(100) / 4);
+	free(s.q);
+}
+
 /* A shallow buffer: the queue stays within it and little is dropped. */
 TEST(shallow_buffer)
 {
@@ -259,6 +289,36 @@ TEST(ack_burst_is_not_bandwidth)
 	xtp_bbr_update(&s.b, &rs, s.delivered + 2 * rs.delivered, 0, MSS,
 		       s.now);
 	EXPECT_GT(xtp_bbr_bw(&s.b), bw);
+	free(s.q);
+}
+
+/*
+ * Rounds of samples that all measure nothing (spurious retransmissions,
+ * acked a moment after they went: shorter than a round trip) do not age
+ * the estimate away: the filter's window counts rounds with a
+ * measurement.  It did, and the sender paced at nothing stopped.
+ */
+TEST(rounds_without_measurement_keep_bw)
+{
+	struct xtp_rate_sample rs = { .delivered = 8 * MSS,
+				      .interval_ns = MS };
+	struct sim s;
+	u64 bw, d, r0;
+	int i;
+
+	sim_init(&s, MBPS(20), 20, 2 * MBPS(20) / 50, 0);
+	sim_run(&s, 2000);
+	bw = xtp_bbr_bw(&s.b);
+	r0 = s.b.round;
+	ASSERT_GE(bw, MBPS(20) * 9 / 10);
+	d = s.delivered;
+	for (i = 0; i < 4 * XTP_BBR_BW_ROUNDS; i++) {
+		rs.prior_delivered = d;
+		d += rs.delivered;
+		xtp_bbr_update(&s.b, &rs, d, 0, MSS, s.now + i * MS);
+	}
+	EXPECT_GE(s.b.round, r0 + 2 * XTP_BBR_BW_ROUNDS);
+	EXPECT_EQ(bw, xtp_bbr_bw(&s.b));
 	free(s.q);
 }
 
