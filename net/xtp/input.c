@@ -156,7 +156,7 @@ VISIBLE_IF_KUNIT bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 	u32 len = pkt->data_len;
 	u64 limit = 2ULL * xs->rcv.wnd;
 	bool new_gap;
-	int room;
+	int room, mem;
 
 	sock_owned_by_me(sk);
 	/*
@@ -190,10 +190,12 @@ VISIBLE_IF_KUNIT bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 	 * packet at RSEQ, each time the peer sent it again, for good.
 	 */
 	room = READ_ONCE(sk->sk_rcvbuf);
-	if (seq > xs->rcv.nxt)
+	mem = atomic_read(&sk->sk_rmem_alloc);
+	if (seq > xs->rcv.nxt) {
 		room -= room / XTP_RCV_GAP_SHARE;
-	if (xs->rcv.queued + len > limit ||
-	    atomic_read(&sk->sk_rmem_alloc) > room) {
+		mem += skb->truesize;
+	}
+	if (xs->rcv.queued + len > limit || mem > room) {
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_RCVBUFERRORS);
 		xtp_drop(sk, skb, SKB_DROP_REASON_SOCKET_RCVBUFF);
 		return false;
@@ -292,7 +294,7 @@ static void xtp_ack(struct sock *sk, const struct xtp_wire_pkt *pkt)
 	}
 	if (pkt->hdr.pformat == XTP_PF_ECNTL)
 		xtp_rtx_ecntl(sk, pkt);
-	else
+	else if (pkt->ctl.rseq >= xs->snd.una)
 		xs->rec.heard_cut = 0;
 	xtp_rate_sample(sk);
 	xtp_wtimer_answered(sk, pkt->ctl.echo);

@@ -78,7 +78,8 @@ static void xtp_mark_lost(struct sock *sk, struct sk_buff *skb)
 static bool xtp_rtx_unheard(const struct xtp_sock *xs,
 			    const struct sk_buff *skb)
 {
-	return xs->rec.heard_cut && XTP_SKB_CB(skb)->seq >= xs->rec.heard_cut;
+	return xs->rec.heard_cut > xs->snd.una &&
+	       XTP_SKB_CB(skb)->seq >= xs->rec.heard_cut;
 }
 
 /**
@@ -142,6 +143,20 @@ void xtp_rtx_detect(struct sock *sk)
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_detect);
 
+/* Where a list of @nspan spans as long as a peer sends stopped, else 0. */
+static u64 xtp_rtx_cut(const struct xtp_wire_pkt *pkt, u32 nspan)
+{
+	u64 left, right, cut = 0;
+	u32 i;
+
+	if (nspan < XTP_ECNTL_MAX_SPANS)
+		return 0;
+	for (i = 0; i < nspan; i++)
+		if (!xtp_wire_span(pkt, i, &left, &right))
+			cut = max(cut, right);
+	return cut;
+}
+
 /**
  * xtp_rtx_ecntl() - an ECNTL arrived: note what it holds, find what is lost
  * @sk: the context, locked, RSEQ already applied
@@ -158,15 +173,10 @@ void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt)
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct xtp_skb_cb *cb;
 	struct sk_buff *skb;
-	u64 left, right;
-	u32 i;
 
-	xs->rec.heard_cut = 0;
-	if (pkt->ctl.nspan >= XTP_ECNTL_MAX_SPANS)
-		for (i = 0; i < nspan; i++)
-			if (!xtp_wire_span(pkt, i, &left, &right))
-				xs->rec.heard_cut = max(xs->rec.heard_cut,
-							right);
+	/* An older answer, overtaken on the way, says nothing of now. */
+	if (pkt->ctl.rseq >= xs->snd.una)
+		xs->rec.heard_cut = xtp_rtx_cut(pkt, nspan);
 
 	skb_queue_walk(&xs->snd.rtx, skb) {
 		cb = XTP_SKB_CB(skb);

@@ -3,19 +3,19 @@
 # XTP's delivery-rate controller with a large flight through random loss:
 # 50 ms RTT, 5% loss each way, no bottleneck but the emulator (bench row
 # 4's 50ms-loss5).  With a megabyte in flight a 5% loss leaves more gaps
-# than an ECNTL has spans for, and the emulator's stalls make the RTT
-# jitter; three faults met there, each of which this test saw:
+# than an ECNTL has spans for (16); the faults this test saw there:
 #
-#  - after a handshake, xtp_rtx_all_lost() took all the peer did not
-#    list as lost, beyond where a full span list stopped too, and sent
-#    again most of a window the peer held (a third of all packets sent,
-#    half of those spurious);
+#  - once a retransmission below the last span of a full list was seen,
+#    every packet beyond it (sent earlier, never listed) counted as lost
+#    and went again: a third of all packets sent, half of them spurious;
 #  - those retransmissions, acknowledged a moment after they left, gave
 #    rate samples shorter than a round trip, which bbr.c rightly ignores,
 #    but whose rounds still aged its bandwidth filter: after twenty the
 #    estimate was nothing and the sender paced at 1 byte/s;
 #  - stalled, it got handshake answers without progress and took the
-#    path for a PMTU black hole, cutting its packets to 256 bytes.
+#    path for a PMTU black hole, cutting its packets to 256 bytes;
+#  - the receiver let data above the gaps fill its whole buffer, and
+#    then refused the packet at RSEQ each time it came.
 #
 # Two 10 s streams from the client, one after the other, each must end
 # (xtpperf waits for its data to be acknowledged) within 60 s; over both,

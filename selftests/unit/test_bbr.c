@@ -190,9 +190,9 @@ TEST(random_loss_keeps_rate)
 
 /*
  * Random loss above the threshold on a path whose RTT jitters (a busy
- * host): every round looks congested.  The loss cap lowers the rate, but
- * each probe starts from the full estimate again, so it never decays
- * towards zero (it did, 15% a round, until the sender stopped).
+ * host): rounds look congested and the loss cap lowers the estimate, but
+ * what the path delivers holds it up (the cap is never below the round's
+ * own rate): the rate must not decay towards nothing.
  */
 TEST(lossy_jittery_rounds_do_not_starve)
 {
