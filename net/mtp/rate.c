@@ -135,10 +135,10 @@ void mtp_rate_delivered(struct mtp_rate *r, struct mtp_cc *cc,
  * @dgram: payload bytes per answer datagram
  *
  * The model's; until it has filled the pipe, never below STARTUP's gain
- * times the window per RTT, and never below the least window (four
- * datagrams) per RTT: an estimate taken while the server's application
- * was slow must not space the requests out past the transaction's
- * expiry.
+ * times the window per RTT, and never below the least window per RTT
+ * (xtp_bbr_rate_floor()): an estimate taken while the server's
+ * application was slow must not space the requests out past the
+ * transaction's expiry.
  *
  * Return: bytes per second; 0 for no pacing (no RTT and no estimate).
  */
@@ -150,7 +150,7 @@ u64 mtp_rate_pace(const struct mtp_rate *r, const struct mtp_cc *cc,
 
 	if (!srtt_us)
 		return rate;
-	rate = max(rate, div_u64((u64)4 * dgram * USEC_PER_SEC, srtt_us));
+	rate = xtp_bbr_rate_floor(rate, dgram, srtt_us);
 	return max(rate, div64_u64((u64)cc->cwnd * USEC_PER_SEC * gain,
 				   (u64)srtt_us * XTP_BBR_UNIT));
 }

@@ -310,6 +310,28 @@ u64 xtp_bbr_pacing_rate(const struct xtp_bbr *b)
 }
 
 /**
+ * xtp_bbr_rate_floor() - a model's pacing rate, kept above its least window
+ * @rate: the model's rate, bytes per second
+ * @mss: one packet's payload
+ * @srtt_us: the smoothed RTT, 0 for none yet
+ *
+ * An estimate can fall towards nothing (samples all rejected, a loss cap
+ * applied round after round, a server's application slow to answer).
+ * Paced slower than its least window (%XTP_BBR_MIN_CWND_SEGS packets) per
+ * SRTT a sender would all but stop, and stopped, never measure anything
+ * better.
+ *
+ * Return: bytes per second; @rate while there is no SRTT.
+ */
+u64 xtp_bbr_rate_floor(u64 rate, u32 mss, u32 srtt_us)
+{
+	if (!srtt_us)
+		return rate;
+	return max(rate, div_u64((u64)XTP_BBR_MIN_CWND_SEGS * mss *
+				 USEC_PER_SEC, srtt_us));
+}
+
+/**
  * xtp_bbr_cwnd() - the most bytes to keep in flight
  * @b: the model
  * @mss: one packet's payload

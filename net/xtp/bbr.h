@@ -120,5 +120,6 @@ void xtp_bbr_update(struct xtp_bbr *b, const struct xtp_rate_sample *rs,
 u64 xtp_bbr_bw(const struct xtp_bbr *b);
 u64 xtp_bbr_pacing_rate(const struct xtp_bbr *b);
 u32 xtp_bbr_cwnd(const struct xtp_bbr *b, u32 mss);
+u64 xtp_bbr_rate_floor(u64 rate, u32 mss, u32 srtt_us);
 
 #endif /* _NET_XTP_BBR_H */

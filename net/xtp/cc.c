@@ -18,9 +18,6 @@
 
 #include "xtp.h"
 
-/* The least a model may pace at: this many packets per SRTT. */
-#define XTP_CC_MIN_PACED_PKTS	4
-
 static const struct xtp_cc_ops *const xtp_ccs[] = {
 	&xtp_cc_scc,
 	&xtp_cc_newreno,
@@ -155,10 +152,10 @@ bool xtp_pacing_wait(struct sock *sk)
  * @len: its payload
  *
  * The rate is the controller's (&xtp_cc_ops.pacing_rate), never below
- * %XTP_CC_MIN_PACED_PKTS packets per SRTT, or else follows the window:
- * cwnd per SRTT, twice that while the window still grows exponentially so
- * that slow start can double, 1.2 times in congestion avoidance to absorb
- * jitter.  Idle time earns no credit.
+ * its least window per SRTT (xtp_bbr_rate_floor()), or else follows the
+ * window: cwnd per SRTT, twice that while the window still grows
+ * exponentially so that slow start can double, 1.2 times in congestion
+ * avoidance to absorb jitter.  Idle time earns no credit.
  */
 void xtp_pacing_sent(struct sock *sk, u32 len)
 {
@@ -166,18 +163,8 @@ void xtp_pacing_sent(struct sock *sk, u32 len)
 	u64 now = ktime_get_ns(), rate;
 
 	if (xs->cc.ops->pacing_rate) {
-		rate = xs->cc.ops->pacing_rate(sk);
-		/*
-		 * A model's estimate can fall towards nothing (samples all
-		 * rejected, a loss cap applied round after round); paced
-		 * slower than its least window per SRTT the context would
-		 * stop sending, and stalled, never learn otherwise.
-		 */
-		if (xs->rtt.srtt_us)
-			rate = max_t(u64, rate,
-				     div_u64((u64)XTP_CC_MIN_PACED_PKTS *
-					     xs->maxdata * USEC_PER_SEC,
-					     xs->rtt.srtt_us));
+		rate = xtp_bbr_rate_floor(xs->cc.ops->pacing_rate(sk),
+					  xs->maxdata, xs->rtt.srtt_us);
 	} else {
 		if (!xs->cc.ops->paced || !xs->rtt.srtt_us) {
 			xs->cc.pacing_rate = 0;

@@ -340,6 +340,7 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 
 	if (sreq)
 		xs->echo = pkt->hdr.sync;
+	xtp_ecntl_note(xs, pkt);
 	/* A toggled EDGE asks for a control packet, without SYNC/ECHO. */
 	if (edge != xs->last_edge) {
 		xs->last_edge = edge;

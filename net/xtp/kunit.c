@@ -937,51 +937,51 @@ static void xtp_recovery_spurious(struct kunit *test)
  */
 static void xtp_recovery_cut_spans(struct kunit *test)
 {
-	struct xtp_wire_span spans[XTP_ECNTL_MAX_SPANS];
+	struct xtp_wire_span spans[XTP_ECNTL_CUT_SPANS];
 	struct sock *sk = xtp_kt_socket(test);
 	struct xtp_sock *xs = xtp_sk(sk);
 	u64 then = ktime_get_ns() - 10 * NSEC_PER_MSEC;
 	struct xtp_wire_pkt stale = {};
-	int i, n = 2 * XTP_ECNTL_MAX_SPANS + 8;
+	int i, last = 2 * XTP_ECNTL_CUT_SPANS - 1, n = last + 9;
 
 	lock_sock(sk);
 	/* A second of variation: no deadline decides anything here. */
 	xtp_kt_rtx_setup(sk, 1000, USEC_PER_SEC);
 	xs->in_handshake = 1;
-	/* Packet 31 went last (a retransmission, say). */
+	/* Packet 27 went last (a retransmission, say). */
 	for (i = 0; i < n; i++)
 		xtp_kt_sent(test, sk, 1000 + 100 * i, 100,
-			    i == 31 ? then + 5 * NSEC_PER_MSEC : then, false);
-	/* Packets 1, 3, 5, ... 31 seen: the list ends at 1000 + 3200. */
-	for (i = 0; i < XTP_ECNTL_MAX_SPANS; i++) {
+			    i == last ? then + 5 * NSEC_PER_MSEC : then, false);
+	/* Packets 1, 3, 5, ... 27 seen: the list ends at 1000 + 2800. */
+	for (i = 0; i < XTP_ECNTL_CUT_SPANS; i++) {
 		spans[i].left = 1000 + 100 * (2 * i + 1);
 		spans[i].right = spans[i].left + 100;
 	}
-	xtp_kt_ecntl(sk, spans, XTP_ECNTL_MAX_SPANS);
-	KUNIT_EXPECT_EQ(test, xs->rec.heard_cut, 4200ULL);
-	/* Sent before packet 31: the gaps below the list are lost... */
+	xtp_kt_ecntl(sk, spans, XTP_ECNTL_CUT_SPANS);
+	KUNIT_EXPECT_EQ(test, xs->rec.heard_cut, 3800ULL);
+	/* Sent before packet 27: the gaps below the list are lost... */
 	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 0)->lost);
-	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 30)->lost);
+	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, last - 1)->lost);
 	/* ... what lies beyond it is not judged. */
-	KUNIT_EXPECT_FALSE(test, xtp_kt_cb(test, sk, 32)->lost);
+	KUNIT_EXPECT_FALSE(test, xtp_kt_cb(test, sk, last + 1)->lost);
 	KUNIT_EXPECT_FALSE(test, xtp_kt_cb(test, sk, n - 1)->lost);
-	KUNIT_EXPECT_EQ(test, xs->rec.lost_out, XTP_ECNTL_MAX_SPANS * 100U);
+	KUNIT_EXPECT_EQ(test, xs->rec.lost_out, XTP_ECNTL_CUT_SPANS * 100U);
 	/* Nor after an older, shorter answer that arrives late. */
 	stale.hdr.pformat = XTP_PF_ECNTL;
 	stale.ctl.rseq = xs->snd.una - 1;
 	stale.ctl.nspan = 1;
 	stale.ctl.spans = spans;
 	xtp_rtx_ecntl(sk, &stale);
-	KUNIT_EXPECT_EQ(test, xs->rec.heard_cut, 4200ULL);
+	KUNIT_EXPECT_EQ(test, xs->rec.heard_cut, 3800ULL);
 	KUNIT_EXPECT_FALSE(test, xtp_kt_cb(test, sk, n - 1)->lost);
 
 	/* A handshake, as TCP's timeout, takes all the list left out. */
 	KUNIT_EXPECT_EQ(test, xtp_rtx_all_lost(sk),
-			(u32)(n - 2 * XTP_ECNTL_MAX_SPANS));
+			(u32)(n - 2 * XTP_ECNTL_CUT_SPANS));
 	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, n - 1)->lost);
 
 	/* One span fewer: the list is whole. */
-	xtp_kt_ecntl(sk, spans, XTP_ECNTL_MAX_SPANS - 1);
+	xtp_kt_ecntl(sk, spans, XTP_ECNTL_CUT_SPANS - 1);
 	KUNIT_EXPECT_EQ(test, xs->rec.heard_cut, 0ULL);
 	xtp_send_timer_stop(sk);
 	release_sock(sk);
@@ -1119,9 +1119,110 @@ static void xtp_pmtu_blackhole(struct kunit *test)
 	release_sock(sk);
 }
 
+/*
+ * An ECNTL lists as many spans as a packet of the path's size holds, up
+ * to what 1024 bytes hold (62); never fewer than a sender takes for a
+ * list that may be cut short, and XTPSOCK_MAXDATA, the application's
+ * choice for its data, does not shorten it.  The peer's second probe in a
+ * row gets the shortest list.
+ */
+static void xtp_pmtu_ecntl_spans(struct kunit *test)
+{
+	static const struct { u16 mtu_data, probe_data, want; } cases[] = {
+		{ 0, 0, XTP_ECNTL_MAX_SPANS },
+		{ 1448, 0, XTP_ECNTL_MAX_SPANS },
+		{ 600, 0, 36 },
+		{ 1448, 512, 30 },
+		{ 1448, 256, XTP_ECNTL_CUT_SPANS },
+	};
+	struct sock *sk = xtp_kt_socket(test);
+	struct xtp_sock *xs = xtp_sk(sk);
+	u32 i, n, seg;
+
+	KUNIT_EXPECT_EQ(test, XTP_ECNTL_CUT_SPANS, 14);
+	KUNIT_EXPECT_EQ(test, XTP_ECNTL_MAX_SPANS, 62);
+	xs->maxdata = 64;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		xs->mtu_data = cases[i].mtu_data;
+		xs->probe_data = cases[i].probe_data;
+		n = xtp_ecntl_spans_max(xs);
+		KUNIT_EXPECT_EQ(test, n, (u32)cases[i].want);
+		/* The ECNTL's segment fits where a DATA payload would. */
+		seg = cases[i].probe_data ?: cases[i].mtu_data ?: U16_MAX;
+		KUNIT_EXPECT_LE(test, XTP_WIRE_ECNTL_LEN + n * XTP_WIRE_SPAN_LEN,
+				min(seg, 1024U));
+	}
+	xs->probe_data = 512;
+	xs->rcv.probes = 1;
+	KUNIT_EXPECT_EQ(test, xtp_ecntl_spans_max(xs), 30U);
+	xs->rcv.probes = 2;
+	KUNIT_EXPECT_EQ(test, xtp_ecntl_spans_max(xs), 14U);
+}
+
+static void xtp_kt_note(struct xtp_sock *xs, u8 pformat, u32 options)
+{
+	struct xtp_wire_pkt pkt = {};
+
+	pkt.hdr.pformat = pformat;
+	pkt.hdr.options = options;
+	xtp_ecntl_note(xs, &pkt);
+}
+
+/* The peer's handshake: @probes probes, then its data again. */
+static void xtp_kt_probed(struct xtp_sock *xs, int probes)
+{
+	while (probes--)
+		xtp_kt_note(xs, XTP_PF_CNTL, XTP_CMD_SREQ);
+	xtp_kt_note(xs, XTP_PF_DATA, 0);
+}
+
+/*
+ * A black hole on the way back, which only ECNTLs are long enough to
+ * fall into: the peer's second probe in a row gets the shortest list,
+ * and after two handshakes in a row that went on past a long answer the
+ * lists stay short.  Random loss of one answer changes nothing for long.
+ */
+static void xtp_pmtu_ecntl_probes(struct kunit *test)
+{
+	struct sock *sk = xtp_kt_socket(test);
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	xs->mtu_data = 1448;
+	xs->rcv.last_nspan = 30;
+	/* A CNTL without SREQ is no probe; one probe answered at once. */
+	xtp_kt_note(xs, XTP_PF_CNTL, 0);
+	xtp_kt_note(xs, XTP_PF_CNTL, XTP_CMD_SREQ);
+	KUNIT_EXPECT_EQ(test, xtp_ecntl_spans_max(xs), 62U);
+	xtp_kt_note(xs, XTP_PF_DATA, 0);
+	/* The long answer went unheard: the second probe gets 14. */
+	xtp_kt_note(xs, XTP_PF_CNTL, XTP_CMD_SREQ);
+	xtp_kt_note(xs, XTP_PF_ECNTL, XTP_CMD_SREQ);
+	KUNIT_EXPECT_EQ(test, xtp_ecntl_spans_max(xs), 14U);
+	KUNIT_EXPECT_EQ(test, xs->rcv.long_lost, 1);
+	xtp_kt_note(xs, XTP_PF_DATA, 0);
+	KUNIT_EXPECT_EQ(test, xtp_ecntl_spans_max(xs), 62U);
+	/* A long answer heard at the first probe: the count starts again. */
+	xtp_kt_probed(xs, 1);
+	KUNIT_EXPECT_EQ(test, xs->rcv.long_lost, 0);
+	/* Short answers unheard say nothing of the path's size. */
+	xs->rcv.last_nspan = 14;
+	xtp_kt_probed(xs, 2);
+	xtp_kt_probed(xs, 3);
+	KUNIT_EXPECT_EQ(test, xs->rcv.long_lost, 0);
+	/* Two handshakes in a row past long answers: short for good. */
+	xs->rcv.last_nspan = 40;
+	xtp_kt_probed(xs, 2);
+	xtp_kt_probed(xs, 2);
+	KUNIT_EXPECT_EQ(test, xtp_ecntl_spans_max(xs), 14U);
+	xtp_kt_probed(xs, 1);
+	KUNIT_EXPECT_EQ(test, xtp_ecntl_spans_max(xs), 14U);
+}
+
 static struct kunit_case xtp_pmtu_cases[] = {
 	KUNIT_CASE(xtp_pmtu_seg_fit),
 	KUNIT_CASE(xtp_pmtu_blackhole),
+	KUNIT_CASE(xtp_pmtu_ecntl_spans),
+	KUNIT_CASE(xtp_pmtu_ecntl_probes),
 	{}
 };
 

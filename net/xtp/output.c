@@ -302,12 +302,26 @@ int xtp_send_tcntl(struct sock *sk, u32 options)
  */
 int xtp_send_cntl(struct sock *sk, u32 options)
 {
-	struct xtp_wire_span spans[XTP_ECNTL_MAX_SPANS];
+	struct xtp_wire_span few[XTP_ECNTL_CUT_SPANS], *spans = few;
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct xtp_wire_pkt pkt;
-	u32 nspan;
+	u32 nspan = 0;
+	int err;
 
-	nspan = xtp_rcv_spans(xs, spans, ARRAY_SIZE(spans));
+	/*
+	 * A kilobyte of spans is too much for the stack of softirq code;
+	 * without memory for it the shortest list will do.
+	 */
+	if (!skb_queue_empty(&xs->rcv.ooo)) {
+		nspan = xtp_ecntl_spans_max(xs);
+		if (nspan > ARRAY_SIZE(few))
+			spans = kmalloc_array(nspan, sizeof(*spans), GFP_ATOMIC);
+		if (!spans) {
+			spans = few;
+			nspan = ARRAY_SIZE(few);
+		}
+		nspan = xtp_rcv_spans(xs, spans, nspan);
+	}
 	xtp_fill_hdr(sk, &pkt, nspan ? XTP_PF_ECNTL : XTP_PF_CNTL, options);
 	xtp_fill_ctl(sk, &pkt);
 	if (nspan) {
@@ -316,7 +330,11 @@ int xtp_send_cntl(struct sock *sk, u32 options)
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_OUTECNTLS);
 	}
 	xs->ctl_sent = 1;
-	return xtp_xmit(sk, &pkt);
+	xs->rcv.last_nspan = nspan;
+	err = xtp_xmit(sk, &pkt);
+	if (spans != few)
+		kfree(spans);
+	return err;
 }
 
 static int xtp_send_data(struct sock *sk, struct sk_buff *data, u32 options)

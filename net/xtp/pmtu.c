@@ -21,8 +21,6 @@
 
 #include "xtp.h"
 
-#define XTP_BASE_PROBE_DATA	1024
-#define XTP_MIN_PROBE_DATA	256
 #define XTP_STUCK_HANDSHAKES	2
 
 /* Payload of a DATA packet that fits in @mtu after the headers. */
@@ -60,6 +58,67 @@ u32 xtp_seg_limit(const struct xtp_sock *xs)
 		seg = min_t(u32, seg, xs->probe_data);
 	return seg;
 }
+
+/**
+ * xtp_ecntl_spans_max() - how many spans an ECNTL of @xs may list
+ * @xs: the context
+ *
+ * As many as fit where a DATA packet's payload would, XTPSOCK_MAXDATA
+ * aside (a sender that sees fewer than %XTP_ECNTL_CUT_SPANS takes the
+ * list for complete), up to %XTP_ECNTL_MAX_SPANS; the fewest while the
+ * peer's handshakes do not hear our long lists (xtp_ecntl_note()).
+ *
+ * Return: spans, at least %XTP_ECNTL_CUT_SPANS.
+ */
+u32 xtp_ecntl_spans_max(const struct xtp_sock *xs)
+{
+	u32 seg = U16_MAX;
+
+	BUILD_BUG_ON(XTP_ECNTL_CUT_SPANS > XTP_ECNTL_MAX_SPANS);
+	if (xs->rcv.probes > 1 || xs->rcv.long_lost >= XTP_STUCK_HANDSHAKES)
+		return XTP_ECNTL_CUT_SPANS;
+	if (xs->mtu_data)
+		seg = xs->mtu_data;
+	if (xs->probe_data)
+		seg = min_t(u32, seg, xs->probe_data);
+	seg = max_t(u32, seg, XTP_MIN_PROBE_DATA);
+	return min_t(u32, XTP_ECNTL_MAX_SPANS, XTP_ECNTL_SPANS_IN(seg));
+}
+EXPORT_SYMBOL_IF_KUNIT(xtp_ecntl_spans_max);
+
+/**
+ * xtp_ecntl_note() - a packet of the peer: is it probing past our answers?
+ * @xs: the context, locked
+ * @pkt: the packet
+ *
+ * A receiver that only receives sends nothing long but its ECNTLs, and
+ * never learns of a black hole on its way back the way a sender does.
+ * The peer's handshake tells: a control packet with SREQ is a probe, and
+ * a second one before any DATA means the answer to the first went
+ * unheard; the second gets the shortest list.  When %XTP_STUCK_HANDSHAKES
+ * handshakes in a row went on after a long answer, the lists stay short
+ * for good, as packets that a black hole made smaller stay small.
+ */
+void xtp_ecntl_note(struct xtp_sock *xs, const struct xtp_wire_pkt *pkt)
+{
+	bool long_answer = xs->rcv.last_nspan > XTP_ECNTL_CUT_SPANS;
+
+	if (pkt->hdr.pformat != XTP_PF_DATA) {
+		if (!(pkt->hdr.options & XTP_CMD_SREQ) ||
+		    xs->rcv.probes == U8_MAX)
+			return;
+		if (++xs->rcv.probes == 2 && long_answer &&
+		    xs->rcv.long_lost < XTP_STUCK_HANDSHAKES)
+			xs->rcv.long_lost++;
+		return;
+	}
+	/* The handshake is over; at the first probe a long answer got by. */
+	if (xs->rcv.probes == 1 && long_answer &&
+	    xs->rcv.long_lost < XTP_STUCK_HANDSHAKES)
+		xs->rcv.long_lost = 0;
+	xs->rcv.probes = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(xtp_ecntl_note);
 
 /**
  * xtp_seg_max() - largest payload a packet of @sk may carry now

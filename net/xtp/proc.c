@@ -54,6 +54,7 @@ static const char *const xtp_mib_names[__XTP_MIB_MAX] = {
 	[XTP_MIB_MEMPRESSURES]	= "MemoryPressures",
 	[XTP_MIB_RCVQDROP]	= "RcvQDrop",
 	[XTP_MIB_INEARLY]	= "InEarly",
+	[XTP_MIB_HANDSHAKELOSSES] = "HandshakeLosses",
 };
 
 static int xtp_snmp_show(struct seq_file *seq, void *v)

@@ -16,9 +16,6 @@
 #include "xtp.h"
 #include <trace/events/xtp.h>
 
-/* Spans read from one ECNTL at most; more are ignored. */
-#define XTP_ECNTL_READ_SPANS	64
-
 /*
  * @skb, sent again, is reported as arrived: so soon after the
  * retransmission that the first copy must have made it, the loss was
@@ -72,7 +69,7 @@ static void xtp_mark_lost(struct sock *sk, struct sk_buff *skb)
 }
 
 /*
- * Beyond where the spans of a list as long as a peer sends stopped: the
+ * Beyond where the spans of a list that may be cut short stopped: the
  * peer may hold @skb and have had no room to say so.
  */
 static bool xtp_rtx_unheard(const struct xtp_sock *xs,
@@ -143,13 +140,13 @@ void xtp_rtx_detect(struct sock *sk)
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_detect);
 
-/* Where a list of @nspan spans as long as a peer sends stopped, else 0. */
+/* Where a list of @nspan spans that may be cut short stopped, else 0. */
 static u64 xtp_rtx_cut(const struct xtp_wire_pkt *pkt, u32 nspan)
 {
 	u64 left, right, cut = 0;
 	u32 i;
 
-	if (nspan < XTP_ECNTL_MAX_SPANS)
+	if (nspan < XTP_ECNTL_CUT_SPANS)
 		return 0;
 	for (i = 0; i < nspan; i++)
 		if (!xtp_wire_span(pkt, i, &left, &right))
@@ -164,13 +161,14 @@ static u64 xtp_rtx_cut(const struct xtp_wire_pkt *pkt, u32 nspan)
  *
  * Spans are the peer's word and only mark packets we have sent; a span
  * outside RSEQ..snd_nxt changes nothing.  A peer with more gaps than it
- * sends spans for tells only the lowest: a list of that length may stop
- * short of data the peer holds (&xtp_recovery.heard_cut).
+ * sends spans for tells only the lowest: a list of %XTP_ECNTL_CUT_SPANS
+ * or more may stop short of data the peer holds (&xtp_recovery.heard_cut).
  */
 void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt)
 {
-	u32 nspan = min_t(u32, pkt->ctl.nspan, XTP_ECNTL_READ_SPANS);
+	u32 nspan = min_t(u32, pkt->ctl.nspan, XTP_ECNTL_MAX_SPANS);
 	struct xtp_sock *xs = xtp_sk(sk);
+	struct xtp_sack_walk walk;
 	struct xtp_skb_cb *cb;
 	struct sk_buff *skb;
 
@@ -178,10 +176,13 @@ void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt)
 	if (pkt->ctl.rseq >= xs->snd.una)
 		xs->rec.heard_cut = xtp_rtx_cut(pkt, nspan);
 
+	xtp_sack_walk_start(&walk, pkt, nspan);
 	skb_queue_walk(&xs->snd.rtx, skb) {
+		if (xtp_sack_walk_done(&walk))
+			break;
 		cb = XTP_SKB_CB(skb);
 		if (cb->sacked ||
-		    !xtp_sack_covers(pkt, nspan, cb->seq, cb->seq + skb->len))
+		    !xtp_sack_walk_covers(&walk, cb->seq, cb->seq + skb->len))
 			continue;
 		xtp_rtx_check_spurious(sk, skb);
 		xtp_rate_delivered(sk, skb);

@@ -67,6 +67,71 @@ bool xtp_sack_covers(const struct xtp_wire_pkt *pkt, u32 nspan, u64 seq,
 }
 
 /**
+ * xtp_sack_walk_start() - read an ECNTL's spans along the packets in order
+ * @w: the walk
+ * @pkt: the decoded ECNTL
+ * @nspan: how many of its spans to read
+ *
+ * A receiver lists its spans rising and apart (xtp_sack_add()); then one
+ * pass over the sender's queue answers every packet, where asking
+ * xtp_sack_covers() for each would read all spans for each of a
+ * megabyte's packets.  Spans in any other order are the peer's business
+ * and get the slow answer.
+ */
+void xtp_sack_walk_start(struct xtp_sack_walk *w,
+			 const struct xtp_wire_pkt *pkt, u32 nspan)
+{
+	u64 left, right, prev = 0;
+	u32 i;
+
+	w->pkt = pkt;
+	w->nspan = nspan;
+	w->next = 0;
+	w->ordered = true;
+	for (i = 0; i < nspan && w->ordered; i++) {
+		if (xtp_wire_span(pkt, i, &left, &right) || left > right ||
+		    left < prev)
+			w->ordered = false;
+		prev = right;
+	}
+}
+
+/**
+ * xtp_sack_walk_covers() - does a span of the walk hold [@seq, @end)?
+ * @w: the walk
+ * @seq: first sequence number of a packet, at most @end
+ * @end: after its last; never less than the @end asked about before
+ *
+ * Return: as xtp_sack_covers().
+ */
+bool xtp_sack_walk_covers(struct xtp_sack_walk *w, u64 seq, u64 end)
+{
+	u64 left, right;
+
+	if (!w->ordered)
+		return xtp_sack_covers(w->pkt, w->nspan, seq, end);
+	/* A span ending before @end holds neither this nor a later packet. */
+	for (; w->next < w->nspan; w->next++) {
+		if (xtp_wire_span(w->pkt, w->next, &left, &right))
+			return false;
+		if (right >= end)
+			return left <= seq;
+	}
+	return false;
+}
+
+/**
+ * xtp_sack_walk_done() - no later packet can be covered
+ * @w: the walk
+ *
+ * Return: true once an ordered walk has passed its last span.
+ */
+bool xtp_sack_walk_done(const struct xtp_sack_walk *w)
+{
+	return w->ordered && w->next >= w->nspan;
+}
+
+/**
  * xtp_sack_windows() - the reordering window and the round trip allowed
  * @srtt_us: smoothed RTT
  * @rttvar_us: its variation

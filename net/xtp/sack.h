@@ -18,6 +18,24 @@ u32 xtp_sack_add(struct xtp_wire_span *spans, u32 n, u32 max, u64 seq,
 		 u64 end);
 bool xtp_sack_covers(const struct xtp_wire_pkt *pkt, u32 nspan, u64 seq,
 		     u64 end);
+/**
+ * struct xtp_sack_walk - an ECNTL's spans read along packets in order
+ * @pkt: the ECNTL
+ * @nspan: how many of its spans to read
+ * @next: the first span that may hold the next packet
+ * @ordered: the spans rise and do not overlap, so @next only moves on
+ */
+struct xtp_sack_walk {
+	const struct xtp_wire_pkt *pkt;
+	u32 nspan;
+	u32 next;
+	bool ordered;
+};
+
+void xtp_sack_walk_start(struct xtp_sack_walk *w,
+			 const struct xtp_wire_pkt *pkt, u32 nspan);
+bool xtp_sack_walk_covers(struct xtp_sack_walk *w, u64 seq, u64 end);
+bool xtp_sack_walk_done(const struct xtp_sack_walk *w);
 void xtp_sack_windows(u32 srtt_us, u32 rttvar_us, u8 reo_mult, u64 *reo_ns,
 		      u64 *rtt_ns);
 

@@ -79,6 +79,7 @@ static void xtp_handshake_done(struct sock *sk)
 		xtp_timer_stop(sk, XTP_TIMER_CTIMEOUT);
 	xtp_mtu_handshake_end(sk);
 	lost = xtp_rtx_all_lost(sk);
+	XTP_ADD_STATS(sock_net(sk), XTP_MIB_HANDSHAKELOSSES, lost);
 	xs->cc.ops->handshake_end(sk, xs->wtimer_retries + 1, lost);
 	trace_xtp_handshake(sk, XTP_TRACE_HS_DONE);
 	xs->wtimer_retries = 0;

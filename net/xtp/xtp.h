@@ -151,6 +151,8 @@ const char *xtp_state_name(int state);
  * @XTP_MIB_RCVQDROP: DATA dropped, no protocol or cgroup memory for it
  * @XTP_MIB_INEARLY: packets of the peer that overtook its TCNTL, held
  *	for it
+ * @XTP_MIB_HANDSHAKELOSSES: DATA packets the answer to a handshake showed
+ *	missing that ECNTLs and deadlines had not
  * @__XTP_MIB_MAX: number of counters
  */
 enum xtp_mib_field {
@@ -195,6 +197,7 @@ enum xtp_mib_field {
 	XTP_MIB_MEMPRESSURES,
 	XTP_MIB_RCVQDROP,
 	XTP_MIB_INEARLY,
+	XTP_MIB_HANDSHAKELOSSES,
 	__XTP_MIB_MAX
 };
 
@@ -362,8 +365,8 @@ struct xtp_snd {
  *	each retransmission found spurious
  * @reo_pending: a packet may be declared lost when the send timer fires
  * @heard_cut: where the spans of the last control packet stopped, if it
- *	held as many as a peer sends (%XTP_ECNTL_MAX_SPANS) and may have
- *	left more out; 0 when it told all the peer holds
+ *	held so many (%XTP_ECNTL_CUT_SPANS) that it may have left more
+ *	out; 0 when it told all the peer holds
  */
 struct xtp_recovery {
 	u64 sack_newest_ns;
@@ -385,6 +388,11 @@ struct xtp_recovery {
  * @ooo: received DATA above @nxt
  * @early: initiator: packets of the peer that came before its TCNTL
  * @drs: receive-buffer autotuning's measurements (tune.c)
+ * @probes: control packets with SREQ in a row, no DATA between: from the
+ *	second on, the peer's handshake did not hear our answer
+ * @last_nspan: spans in the last control packet we sent
+ * @long_lost: handshakes in a row that went on after a long answer: at
+ *	%XTP_STUCK_HANDSHAKES our long lists stay short (xtp_ecntl_note())
  */
 struct xtp_rcv {
 	u64 nxt;
@@ -393,6 +401,9 @@ struct xtp_rcv {
 	u64 alloc;
 	u32 queued;
 	u32 wnd;
+	u8 probes;
+	u8 last_nspan;
+	u8 long_lost;
 	struct sk_buff_head ooo;
 	struct sk_buff_head early;
 	struct xtp_drs drs;
@@ -731,7 +742,21 @@ static inline void xtp_drop(struct sock *sk, struct sk_buff *skb,
  */
 #define XTP_HANDSHAKE_RETRIES	15
 #define XTP_WTIMER_MAX_SHIFT	6
-#define XTP_ECNTL_MAX_SPANS	16
+/*
+ * An ECNTL lists at most XTP_ECNTL_MAX_SPANS spans, fewer where a packet
+ * the path takes would not hold them (xtp_ecntl_spans_max()): at 5% loss
+ * a megabyte in flight leaves some 35 gaps, and data above those a list
+ * leaves out goes again when a handshake ends.  The most fit in the first
+ * size a PMTU black hole makes DATA try, XTP_BASE_PROBE_DATA; the fewest,
+ * XTP_ECNTL_CUT_SPANS, in the last, XTP_MIN_PROBE_DATA.  No list that
+ * leaves gaps out is shorter.
+ */
+#define XTP_BASE_PROBE_DATA	1024
+#define XTP_MIN_PROBE_DATA	256
+#define XTP_ECNTL_SPANS_IN(seg)	\
+	(((seg) - XTP_WIRE_ECNTL_LEN) / XTP_WIRE_SPAN_LEN)
+#define XTP_ECNTL_MAX_SPANS	XTP_ECNTL_SPANS_IN(XTP_BASE_PROBE_DATA)
+#define XTP_ECNTL_CUT_SPANS	XTP_ECNTL_SPANS_IN(XTP_MIN_PROBE_DATA)
 #define XTP_DEFAULT_CC		XTP_CC_VENO
 
 /**
@@ -907,6 +932,8 @@ static inline bool xtp_timer_pending(const struct xtp_sock *xs,
 
 /* pmtu.c */
 u32 xtp_seg_limit(const struct xtp_sock *xs);
+u32 xtp_ecntl_spans_max(const struct xtp_sock *xs);
+void xtp_ecntl_note(struct xtp_sock *xs, const struct xtp_wire_pkt *pkt);
 u32 xtp_seg_max(struct sock *sk);
 int xtp_seg_fit(struct sock *sk, struct sk_buff_head *q, struct sk_buff *skb,
 		u32 len);

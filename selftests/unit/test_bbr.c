@@ -426,4 +426,25 @@ TEST(drain_ends_at_the_least_window)
 	EXPECT_EQ(XTP_BBR_PROBE_BW, b.mode);
 }
 
+/*
+ * However low the model's estimate, a sender paces at least its least
+ * window (four packets) per SRTT; without an SRTT the rate is the model's.
+ */
+TEST(rate_floor)
+{
+	struct xtp_bbr b;
+
+	EXPECT_EQ(0, xtp_bbr_rate_floor(0, 1000, 0));
+	EXPECT_EQ(7, xtp_bbr_rate_floor(7, 1000, 0));
+	/* 4 x 1000 bytes per 50 ms. */
+	EXPECT_EQ(80000, xtp_bbr_rate_floor(0, 1000, 50000));
+	EXPECT_EQ(80000, xtp_bbr_rate_floor(79999, 1000, 50000));
+	EXPECT_EQ(80001, xtp_bbr_rate_floor(80001, 1000, 50000));
+	/* A model without an estimate paces at the floor. */
+	xtp_bbr_init(&b, 0);
+	EXPECT_EQ(0, xtp_bbr_pacing_rate(&b));
+	EXPECT_EQ(4ULL * 1448 * 1000000 / 50000,
+		  xtp_bbr_rate_floor(xtp_bbr_pacing_rate(&b), 1448, 50000));
+}
+
 TEST_HARNESS_MAIN

@@ -64,6 +64,68 @@ TEST(covers_raw_spans)
 	EXPECT_FALSE(xtp_sack_covers(&pkt, 1, 999, 2000));
 }
 
+/*
+ * Walking an ordered list along the sender's queue answers as asking each
+ * packet of every span does, and ends with the last span.
+ */
+TEST(walk_answers_as_covers)
+{
+	const struct xtp_wire_span spans[] = {
+		{ 1000, 3000 }, { 3000, 4000 }, { 6000, 7000 }, { 9000, 9500 },
+	};
+	struct xtp_wire_pkt pkt = { .ctl = { .nspan = 4, .spans = spans } };
+	struct xtp_sack_walk w;
+	u32 len, seq, hits;
+
+	/* Packets of every length from 100 to 1000 bytes, back to back. */
+	for (len = 100; len <= 1000; len += 100) {
+		xtp_sack_walk_start(&w, &pkt, 4);
+		ASSERT_TRUE(w.ordered);
+		hits = 0;
+		for (seq = 0; seq + len <= 10000; seq += len) {
+			ASSERT_EQ(xtp_sack_covers(&pkt, 4, seq, seq + len),
+				  xtp_sack_walk_covers(&w, seq, seq + len));
+			hits += xtp_sack_covers(&pkt, 4, seq, seq + len);
+		}
+		EXPECT_TRUE(xtp_sack_walk_done(&w));
+		if (len == 500)
+			EXPECT_EQ(9, hits);	/* 6 + 2 + 1 of them */
+	}
+	/* A packet skipped between calls changes nothing. */
+	xtp_sack_walk_start(&w, &pkt, 4);
+	EXPECT_TRUE(xtp_sack_walk_covers(&w, 1000, 2000));
+	EXPECT_TRUE(xtp_sack_walk_covers(&w, 6000, 6500));
+	EXPECT_FALSE(xtp_sack_walk_done(&w));
+	EXPECT_FALSE(xtp_sack_walk_covers(&w, 9500, 9600));
+	EXPECT_TRUE(xtp_sack_walk_done(&w));
+}
+
+/* Spans out of order, overlapping or inverted: each packet asks them all. */
+TEST(walk_disordered_spans_ask_all)
+{
+	const struct xtp_wire_span back[] = { { 6000, 7000 }, { 1000, 2000 } };
+	const struct xtp_wire_span over[] = { { 1000, 3000 }, { 2000, 2500 } };
+	const struct xtp_wire_span inv[] = { { 1000, 2000 }, { 4000, 3000 } };
+	struct xtp_wire_pkt pkt = { .ctl = { .nspan = 2, .spans = back } };
+	struct xtp_sack_walk w;
+
+	xtp_sack_walk_start(&w, &pkt, 2);
+	EXPECT_FALSE(w.ordered);
+	EXPECT_TRUE(xtp_sack_walk_covers(&w, 1000, 2000));
+	EXPECT_TRUE(xtp_sack_walk_covers(&w, 6000, 7000));
+	EXPECT_FALSE(xtp_sack_walk_done(&w));
+	pkt.ctl.spans = over;
+	xtp_sack_walk_start(&w, &pkt, 2);
+	EXPECT_FALSE(w.ordered);
+	pkt.ctl.spans = inv;
+	xtp_sack_walk_start(&w, &pkt, 2);
+	EXPECT_FALSE(w.ordered);
+	/* Read as far as told: the second span is not looked at. */
+	xtp_sack_walk_start(&w, &pkt, 1);
+	EXPECT_TRUE(w.ordered);
+	EXPECT_FALSE(xtp_sack_walk_covers(&w, 3000, 4000));
+}
+
 TEST(windows)
 {
 	u64 reo, rtt;
