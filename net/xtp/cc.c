@@ -88,6 +88,7 @@ void xtp_cc_start(struct sock *sk)
 	xs->cc.app_limited = 0;
 	xs->rec.sacked_out = 0;
 	xs->rec.lost_out = 0;
+	xs->rec.unheard_out = 0;
 	xs->rec.sack_newest_ns = 0;
 	xs->rec.reo_mult = 1;
 	xs->rec.heard_cut = 0;
@@ -106,7 +107,7 @@ void xtp_cc_start(struct sock *sk)
 EXPORT_SYMBOL_IF_KUNIT(xtp_cc_start);
 
 /**
- * xtp_in_flight() - bytes sent and neither acknowledged, seen nor lost
+ * xtp_in_flight() - bytes sent: not acknowledged, seen, lost nor unheard
  * @xs: the context
  *
  * Return: bytes.
@@ -114,10 +115,12 @@ EXPORT_SYMBOL_IF_KUNIT(xtp_cc_start);
 u32 xtp_in_flight(const struct xtp_sock *xs)
 {
 	u64 out = xs->snd.nxt - xs->snd.una;
-	u64 gone = (u64)xs->rec.sacked_out + xs->rec.lost_out;
+	u64 gone = (u64)xs->rec.sacked_out + xs->rec.lost_out +
+		   xs->rec.unheard_out;
 
 	return out > gone ? out - gone : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_in_flight);
 
 /*
  * A packet may leave this much before its departure time: at high rates

@@ -295,7 +295,7 @@ static void xtp_ack(struct sock *sk, const struct xtp_wire_pkt *pkt)
 	if (pkt->hdr.pformat == XTP_PF_ECNTL)
 		xtp_rtx_ecntl(sk, pkt);
 	else if (pkt->ctl.rseq >= xs->snd.una)
-		xs->rec.heard_cut = 0;
+		xtp_rtx_whole(sk);
 	xtp_rate_sample(sk);
 	xtp_wtimer_answered(sk, pkt->ctl.echo);
 	trace_xtp_probe(sk);

@@ -22,6 +22,14 @@
 #include "xtp.h"
 
 #define XTP_STUCK_HANDSHAKES	2
+/*
+ * Handshakes in a row that went on past a long answer before a receiver
+ * keeps its lists short for good.  Twice as many as a sender needs to
+ * suspect a black hole for its data: 5% random loss on the way back
+ * loses two answers in a row once in 400 handshakes, and all later
+ * lists then stopped short of the gaps.
+ */
+#define XTP_ECNTL_STUCK_ANSWERS	4
 
 /* Payload of a DATA packet that fits in @mtu after the headers. */
 static u32 xtp_mtu_to_data(struct sock *sk, u32 mtu)
@@ -75,7 +83,7 @@ u32 xtp_ecntl_spans_max(const struct xtp_sock *xs)
 	u32 seg = U16_MAX;
 
 	BUILD_BUG_ON(XTP_ECNTL_CUT_SPANS > XTP_ECNTL_MAX_SPANS);
-	if (xs->rcv.probes > 1 || xs->rcv.long_lost >= XTP_STUCK_HANDSHAKES)
+	if (xs->rcv.probes > 1 || xs->rcv.long_lost >= XTP_ECNTL_STUCK_ANSWERS)
 		return XTP_ECNTL_CUT_SPANS;
 	if (xs->mtu_data)
 		seg = xs->mtu_data;
@@ -95,7 +103,7 @@ EXPORT_SYMBOL_IF_KUNIT(xtp_ecntl_spans_max);
  * never learns of a black hole on its way back the way a sender does.
  * The peer's handshake tells: a control packet with SREQ is a probe, and
  * a second one before any DATA means the answer to the first went
- * unheard; the second gets the shortest list.  When %XTP_STUCK_HANDSHAKES
+ * unheard; the second gets the shortest list.  When %XTP_ECNTL_STUCK_ANSWERS
  * handshakes in a row went on after a long answer, the lists stay short
  * for good, as packets that a black hole made smaller stay small.
  */
@@ -108,13 +116,13 @@ void xtp_ecntl_note(struct xtp_sock *xs, const struct xtp_wire_pkt *pkt)
 		    xs->rcv.probes == U8_MAX)
 			return;
 		if (++xs->rcv.probes == 2 && long_answer &&
-		    xs->rcv.long_lost < XTP_STUCK_HANDSHAKES)
+		    xs->rcv.long_lost < XTP_ECNTL_STUCK_ANSWERS)
 			xs->rcv.long_lost++;
 		return;
 	}
 	/* The handshake is over; at the first probe a long answer got by. */
 	if (xs->rcv.probes == 1 && long_answer &&
-	    xs->rcv.long_lost < XTP_STUCK_HANDSHAKES)
+	    xs->rcv.long_lost < XTP_ECNTL_STUCK_ANSWERS)
 		xs->rcv.long_lost = 0;
 	xs->rcv.probes = 0;
 }
@@ -203,6 +211,7 @@ static void xtp_mtu_shrunk(struct sock *sk, u32 seg)
 	skb_queue_walk(&xs->snd.rtx, skb) {
 		cb = XTP_SKB_CB(skb);
 		if (skb->len > seg && cb->sent && !cb->sacked && !cb->lost) {
+			xtp_rtx_unheard_clear(xs, skb);
 			cb->lost = 1;
 			xs->rec.lost_out += skb->len;
 		}

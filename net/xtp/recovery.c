@@ -8,7 +8,7 @@
  * what was seen, decides what is lost (xtp_rtx_detect()).  Lost packets
  * are sent again ahead of new data.  After a synchronizing handshake the
  * answer shows the receiver's whole state, so everything it does not
- * cover is lost.
+ * cover is lost, up to where its spans stopped if there were too many.
  */
 #include <linux/ktime.h>
 #include <net/sock.h>
@@ -52,6 +52,7 @@ void xtp_rtx_unlink(struct sock *sk, struct sk_buff *skb)
 		xs->rec.sacked_out -= skb->len;
 	if (XTP_SKB_CB(skb)->lost)
 		xs->rec.lost_out -= skb->len;
+	xtp_rtx_unheard_clear(xs, skb);
 	xs->snd.queued -= skb->len;
 	xtp_wmem_uncharge(sk, skb);
 	/* Delivered, not dropped: drop monitors must not see it. */
@@ -59,10 +60,27 @@ void xtp_rtx_unlink(struct sock *sk, struct sk_buff *skb)
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_unlink);
 
+/**
+ * xtp_rtx_unheard_clear() - @skb is no longer beyond a cut-short answer
+ * @xs: the context
+ * @skb: a packet of &xtp_snd.rtx, perhaps &xtp_skb_cb.unheard
+ *
+ * It is seen, lost, acknowledged, or below where the latest answer's
+ * spans reached: in flight again until judged.
+ */
+void xtp_rtx_unheard_clear(struct xtp_sock *xs, struct sk_buff *skb)
+{
+	if (!XTP_SKB_CB(skb)->unheard)
+		return;
+	XTP_SKB_CB(skb)->unheard = 0;
+	xs->rec.unheard_out -= skb->len;
+}
+
 static void xtp_mark_lost(struct sock *sk, struct sk_buff *skb)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
+	xtp_rtx_unheard_clear(xs, skb);
 	XTP_SKB_CB(skb)->lost = 1;
 	xs->rec.lost_out += skb->len;
 	xtp_rate_lost(sk, skb->len);
@@ -72,8 +90,8 @@ static void xtp_mark_lost(struct sock *sk, struct sk_buff *skb)
  * Beyond where the spans of a list that may be cut short stopped: the
  * peer may hold @skb and have had no room to say so.
  */
-static bool xtp_rtx_unheard(const struct xtp_sock *xs,
-			    const struct sk_buff *skb)
+static bool xtp_rtx_beyond_cut(const struct xtp_sock *xs,
+			       const struct sk_buff *skb)
 {
 	return xs->rec.heard_cut > xs->snd.una &&
 	       XTP_SKB_CB(skb)->seq >= xs->rec.heard_cut;
@@ -109,8 +127,9 @@ void xtp_rtx_detect(struct sock *sk)
 	now = ktime_get_ns();
 	skb_queue_walk(&xs->snd.rtx, skb) {
 		cb = XTP_SKB_CB(skb);
-		if (xtp_rtx_unheard(xs, skb))
+		if (xtp_rtx_beyond_cut(xs, skb))
 			break;
+		xtp_rtx_unheard_clear(xs, skb);
 		if (cb->sacked || cb->lost)
 			continue;
 		switch (xtp_sack_judge(cb->xmit_ns, xs->rec.sack_newest_ns, reo,
@@ -155,6 +174,26 @@ static u64 xtp_rtx_cut(const struct xtp_wire_pkt *pkt, u32 nspan)
 }
 
 /**
+ * xtp_rtx_whole() - a CNTL arrived: the peer holds nothing above RSEQ
+ * @sk: the context, locked, RSEQ already applied
+ *
+ * Nothing we sent lies beyond a list cut short any more: what was unheard
+ * is in flight again, and lost at the next handshake if it was.
+ */
+void xtp_rtx_whole(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct sk_buff *skb;
+
+	xs->rec.heard_cut = 0;
+	if (!xs->rec.unheard_out)
+		return;
+	skb_queue_walk(&xs->snd.rtx, skb)
+		xtp_rtx_unheard_clear(xs, skb);
+}
+EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_whole);
+
+/**
  * xtp_rtx_ecntl() - an ECNTL arrived: note what it holds, find what is lost
  * @sk: the context, locked, RSEQ already applied
  * @pkt: the ECNTL
@@ -186,6 +225,7 @@ void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt)
 			continue;
 		xtp_rtx_check_spurious(sk, skb);
 		xtp_rate_delivered(sk, skb);
+		xtp_rtx_unheard_clear(xs, skb);
 		cb->sacked = 1;
 		xs->rec.sacked_out += skb->len;
 		if (cb->lost) {
@@ -201,24 +241,34 @@ EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_ecntl);
 
 /**
  * xtp_rtx_all_lost() - after a handshake: all that is not seen is lost
- * @sk: the context, locked
+ * @sk: the context, locked, the answer's spans already applied
  *
- * As after TCP's retransmission timeout: even beyond a span list that may
- * have been cut short, whose data, counted in flight, could otherwise
- * keep the gaps below it from going again for good.
+ * As after TCP's retransmission timeout, up to where the answer's spans
+ * stopped if it held so many that it may have been cut short.  What lies
+ * beyond is not lost (at 5% loss a handshake sent again hundreds of
+ * packets the peer held) but unheard: out of flight, so that it cannot
+ * keep the gaps below from going again, and judged once a later answer
+ * reaches it (xtp_rtx_detect()).
  *
  * Return: the number of packets newly marked lost.
  */
 u32 xtp_rtx_all_lost(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
+	struct xtp_skb_cb *cb;
 	struct sk_buff *skb;
 	u32 n = 0;
 
 	skb_queue_walk(&xs->snd.rtx, skb) {
-		if (!XTP_SKB_CB(skb)->sacked && !XTP_SKB_CB(skb)->lost) {
+		cb = XTP_SKB_CB(skb);
+		if (cb->sacked || cb->lost)
+			continue;
+		if (!xtp_rtx_beyond_cut(xs, skb)) {
 			xtp_mark_lost(sk, skb);
 			n++;
+		} else if (!cb->unheard) {
+			cb->unheard = 1;
+			xs->rec.unheard_out += skb->len;
 		}
 	}
 	return n;

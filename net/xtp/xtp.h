@@ -277,7 +277,8 @@ struct xtp_skb_cb {
 	   lost:1,		/* send: missing, waits for retransmission */
 	   rtx:1,		/* send: transmitted more than once */
 	   tx_app_limited:1,	/* send: the sender ran out of data then */
-	   tx_idle:1;		/* send: nothing else was in flight */
+	   tx_idle:1,		/* send: nothing else was in flight */
+	   unheard:1;		/* send: beyond a handshake's cut answer */
 };
 
 #define XTP_SKB_CB(skb) ((struct xtp_skb_cb *)(skb)->cb)
@@ -361,6 +362,9 @@ struct xtp_snd {
  * @sack_newest_ns: latest send time of a packet an ECNTL showed seen
  * @sacked_out: bytes in &xtp_snd.rtx covered by ECNTL spans
  * @lost_out: bytes in &xtp_snd.rtx marked lost, not yet sent again
+ * @unheard_out: bytes in &xtp_snd.rtx beyond where a handshake's answer,
+ *	cut short, stopped: the peer may hold them; neither lost nor in
+ *	flight until a later answer reaches them
  * @reo_mult: reordering tolerance in quarters of SRTT (1..4); grows with
  *	each retransmission found spurious
  * @reo_pending: a packet may be declared lost when the send timer fires
@@ -373,6 +377,7 @@ struct xtp_recovery {
 	u64 heard_cut;
 	u32 sacked_out;
 	u32 lost_out;
+	u32 unheard_out;
 	u8 reo_mult;
 	u8 reo_pending:1;
 };
@@ -392,7 +397,7 @@ struct xtp_recovery {
  *	second on, the peer's handshake did not hear our answer
  * @last_nspan: spans in the last control packet we sent
  * @long_lost: handshakes in a row that went on after a long answer: at
- *	%XTP_STUCK_HANDSHAKES our long lists stay short (xtp_ecntl_note())
+ *	%XTP_ECNTL_STUCK_ANSWERS our long lists stay short (xtp_ecntl_note())
  */
 struct xtp_rcv {
 	u64 nxt;
@@ -817,6 +822,8 @@ void xtp_rtx_unlink(struct sock *sk, struct sk_buff *skb);
 void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt);
 void xtp_rtx_detect(struct sock *sk);
 u32 xtp_rtx_all_lost(struct sock *sk);
+void xtp_rtx_unheard_clear(struct xtp_sock *xs, struct sk_buff *skb);
+void xtp_rtx_whole(struct sock *sk);
 u32 xtp_rcv_spans(const struct xtp_sock *xs, struct xtp_wire_span *spans,
 		  u32 max);
 
