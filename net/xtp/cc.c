@@ -93,6 +93,7 @@ void xtp_cc_start(struct sock *sk)
 	xs->rec.reo_mult = 1;
 	xs->rec.heard_cut = 0;
 	xs->rec.reo_pending = 0;
+	xs->rec.reo_due_ns = 0;
 	xs->cc.pace_next_ns = 0;
 	xs->cc.pacing_rate = 0;
 	xs->cc.delivered = 0;

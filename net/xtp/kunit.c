@@ -753,6 +753,7 @@ static void xtp_recovery_spans(struct kunit *test)
 	struct xtp_sock *xs = xtp_sk(sk);
 	u64 base = ktime_get_ns() - 100 * NSEC_PER_MSEC;
 	unsigned long losses = xtp_kt_mib(XTP_MIB_ECNTLLOSSES);
+	u64 due;
 	u32 cwnd;
 
 	lock_sock(sk);
@@ -779,7 +780,31 @@ static void xtp_recovery_spans(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xs->mib.ecntl_losses, 2ULL);
 	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_ECNTLLOSSES) - losses, 2UL);
 	KUNIT_EXPECT_EQ(test, xs->cc.cwnd, cwnd);
-	/* The packet sent within the window waits for its deadline. */
+	/*
+	 * The packet sent within the window waits for its deadline: its
+	 * send time, the round trip allowed and the window (2 ms).
+	 */
+	due = base + 11 * NSEC_PER_MSEC +
+	      (1000 + 40 * USEC_PER_SEC) * NSEC_PER_USEC;
+	KUNIT_EXPECT_TRUE(test, xs->rec.reo_pending);
+	KUNIT_EXPECT_EQ(test, xs->rec.reo_due_ns, due);
+	KUNIT_EXPECT_TRUE(test, hrtimer_is_queued(&xs->tm.send));
+	/*
+	 * Pacing took the send timer and fired: not due yet, so no walk,
+	 * and the timer is set for the deadline again.
+	 */
+	xtp_send_timer_stop(sk);
+	xs->rec.reo_due_ns = due + 1;
+	xtp_rtx_deadline(sk);
+	KUNIT_EXPECT_EQ(test, xs->rec.reo_due_ns, due + 1);
+	KUNIT_EXPECT_TRUE(test, hrtimer_is_queued(&xs->tm.send));
+	KUNIT_EXPECT_EQ(test, ktime_to_ns(hrtimer_get_expires(&xs->tm.send)),
+			due + 1);
+	/* Due: the walk judges again and finds the same deadline. */
+	xtp_send_timer_stop(sk);
+	xs->rec.reo_due_ns = 0;
+	xtp_rtx_deadline(sk);
+	KUNIT_EXPECT_EQ(test, xs->rec.reo_due_ns, due);
 	KUNIT_EXPECT_TRUE(test, xs->rec.reo_pending);
 	KUNIT_EXPECT_TRUE(test, hrtimer_is_queued(&xs->tm.send));
 	xtp_send_timer_stop(sk);

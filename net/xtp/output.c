@@ -456,8 +456,7 @@ void xtp_push(struct sock *sk)
 	if (sk->sk_state != XTP_SS_ACTIVE || xs->released ||
 	    xs->close.end_sent || xs->in_handshake)
 		return;
-	if (xs->rec.reo_pending)
-		xtp_rtx_detect(sk);
+	xtp_rtx_deadline(sk);
 	seg = xtp_seg_max(sk);
 	/* Each round takes a packet off the lost list or the write queue. */
 	for (n = 0; n < U16_MAX; n++) {

@@ -147,6 +147,7 @@ void xtp_rtx_detect(struct sock *sk)
 	}
 	if (next != U64_MAX) {
 		xs->rec.reo_pending = 1;
+		xs->rec.reo_due_ns = next;
 		xtp_send_timer_at(sk, next);
 	}
 	if (!lost)
@@ -158,6 +159,28 @@ void xtp_rtx_detect(struct sock *sk)
 	trace_xtp_loss(sk, lost);
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_detect);
+
+/**
+ * xtp_rtx_deadline() - the send timer fired, or we push: judge if due
+ * @sk: the context, locked
+ *
+ * Between ECNTLs (which judge for themselves) only a deadline passing
+ * finds a loss: no walk of the queue before the first is due.  Pacing
+ * shares the send timer and may have taken it: set it again for the
+ * deadline.
+ */
+void xtp_rtx_deadline(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (!xs->rec.reo_pending)
+		return;
+	if (ktime_get_ns() >= xs->rec.reo_due_ns)
+		xtp_rtx_detect(sk);
+	else
+		xtp_send_timer_at(sk, xs->rec.reo_due_ns);
+}
+EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_deadline);
 
 /* Where a list of @nspan spans that may be cut short stopped, else 0. */
 static u64 xtp_rtx_cut(const struct xtp_wire_pkt *pkt, u32 nspan)
@@ -178,18 +201,17 @@ static u64 xtp_rtx_cut(const struct xtp_wire_pkt *pkt, u32 nspan)
  * @sk: the context, locked, RSEQ already applied
  *
  * Nothing we sent lies beyond a list cut short any more: what was unheard
- * is in flight again, and lost at the next handshake if it was.
+ * is judged again, in flight or lost.
  */
 void xtp_rtx_whole(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
-	struct sk_buff *skb;
 
-	xs->rec.heard_cut = 0;
-	if (!xs->rec.unheard_out)
+	if (!xs->rec.heard_cut)
 		return;
-	skb_queue_walk(&xs->snd.rtx, skb)
-		xtp_rtx_unheard_clear(xs, skb);
+	/* What lay beyond may be lost by now: judge it (and clear it). */
+	xs->rec.heard_cut = 0;
+	xtp_rtx_detect(sk);
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_whole);
 

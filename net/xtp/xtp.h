@@ -368,12 +368,15 @@ struct xtp_snd {
  * @reo_mult: reordering tolerance in quarters of SRTT (1..4); grows with
  *	each retransmission found spurious
  * @reo_pending: a packet may be declared lost when the send timer fires
+ * @reo_due_ns: with @reo_pending, when the first such packet is due: no
+ *	walk of &xtp_snd.rtx before then
  * @heard_cut: where the spans of the last control packet stopped, if it
  *	held so many (%XTP_ECNTL_CUT_SPANS) that it may have left more
  *	out; 0 when it told all the peer holds
  */
 struct xtp_recovery {
 	u64 sack_newest_ns;
+	u64 reo_due_ns;
 	u64 heard_cut;
 	u32 sacked_out;
 	u32 lost_out;
@@ -824,6 +827,7 @@ void xtp_rtx_detect(struct sock *sk);
 u32 xtp_rtx_all_lost(struct sock *sk);
 void xtp_rtx_unheard_clear(struct xtp_sock *xs, struct sk_buff *skb);
 void xtp_rtx_whole(struct sock *sk);
+void xtp_rtx_deadline(struct sock *sk);
 u32 xtp_rcv_spans(const struct xtp_sock *xs, struct xtp_wire_span *spans,
 		  u32 max);
 
