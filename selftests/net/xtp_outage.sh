@@ -167,7 +167,13 @@ start vanish 9998 "--ctimeout=5000 --wtimer=250"
 wait_for 120 rx_at_least "$OUT/vanish.srv.err" 1048576
 reached=$?
 t0=$(now_ms)
-xtp_netem_both loss 100%
+# The server's side first, then the client's rate limit in place:
+# deleted first, it let a slow host (the debug kernel) send the rest of
+# the file in the moment before the loss came, and the transfer ended
+# well.  What netem had queued still drains to the server, unanswered.
+xtp_netem "$NS_S" veth-s loss 100% &&
+	tc -n "$NS_C" qdisc replace dev veth-c root netem rate 8mbit loss 100% ||
+	ktap_exit_fail_msg "netem loss 100% failed"
 kill -0 "$CLI" 2>/dev/null
 running=$?
 wait "$CLI"
