@@ -235,8 +235,12 @@ shape
 # Row 7: memory of idle associations, both ends in this machine.  Each
 # transport gets a server of its own, killed afterwards, and the next
 # measurement waits until the machine has settled (no socket of the
-# previous one left).
+# previous one left).  Slab memory is counted in objects (/proc/slabinfo
+# active objects times their size): page counts such as SUnreclaim miss
+# objects that fill slab pages earlier rows left partly free.
 unrecl_kb() { awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo; }
+slab_b() { awk 'NR > 2 { s += $2 * $4 } END { printf "%d", s }' /proc/slabinfo; }
+sock_obj() { awk -v c="$1" '$1 == c { print $4 }' /proc/slabinfo; }
 used_kb() {
 	awk '/^MemTotal:/ { t = $2 } /^MemAvailable:/ { a = $2 }
 		END { print t - a }' /proc/meminfo
@@ -261,16 +265,18 @@ for p in tcp xtp; do
 	wait_for 30 sh -c "ip netns exec $NS_S ss -lan | grep -q ':5100 '"
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	s0=$(unrecl_kb) u0=$(used_kb)
+	s0=$(unrecl_kb) u0=$(used_kb) b0=$(slab_b)
 	ip netns exec "$NS_C" "$X" -c 198.18.0.2 -P "$p" -p 5100 \
 		-m hold -n "$n" -l 600 >"$out/hold-$p.txt" 2>&1 &
 	hold=$!
 	if wait_for 120 grep -q "^held" "$out/hold-$p.txt"; then
 		sleep 2
-		s1=$(unrecl_kb) u1=$(used_kb)
-		printf '{"label":"row7/%s","proto":"%s","mode":"hold","clients":%d,"slab_kb":[%d,%d],"used_kb":[%d,%d]}\n' \
-			"$p" "$p" "$n" "$s0" "$s1" "$u0" "$u1" >>"$res"
-		echo "row7/$p: SUnreclaim $s0 -> $s1 kB, used $u0 -> $u1 kB for $n"
+		s1=$(unrecl_kb) u1=$(used_kb) b1=$(slab_b)
+		o=$(sock_obj "$(echo "$p" | tr a-z A-Z)")
+		printf '{"label":"row7/%s","proto":"%s","mode":"hold","clients":%d,"slab_kb":[%d,%d],"used_kb":[%d,%d],"slab_b":[%d,%d],"sock_obj":%d}\n' \
+			"$p" "$p" "$n" "$s0" "$s1" "$u0" "$u1" "$b0" "$b1" \
+			"${o:-0}" >>"$res"
+		echo "row7/$p: slab objects $b0 -> $b1 B, SUnreclaim $s0 -> $s1 kB, used $u0 -> $u1 kB for $n"
 	else
 		printf '{"label":"row7/%s","failed":"%s"}\n' "$p" \
 			"$(tr -d '"\n' <"$out/hold-$p.txt" | cut -c1-100)" >>"$res"

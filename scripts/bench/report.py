@@ -432,9 +432,14 @@ class Report:
         self.out()
         self.out('Both ends are in the guest, so each association counts '
                  'a client and a server socket.  "slab" is the growth of '
-                 '/proc/meminfo\'s SUnreclaim (socket objects and what '
-                 'hangs off them); "used" of MemTotal − MemAvailable, '
-                 'which also sees pages outside the slab.  Each transport '
+                 'the kernel objects /proc/slabinfo counts (active objects '
+                 'times their size: the sockets and what hangs off them); '
+                 'the goal is judged on it.  Page counts such as '
+                 'SUnreclaim miss objects that fill slab pages earlier '
+                 'rows left partly free.  "used" is the growth of MemTotal '
+                 '− MemAvailable, which also sees pages outside the slab '
+                 'and such slack.  "socket" is the size of one socket '
+                 'object of the transport\'s slab cache.  Each transport '
                  'is measured from a settled machine: a fresh server, '
                  'and the previous one\'s sockets gone.')
         self.out()
@@ -443,17 +448,20 @@ class Report:
         for p in ('xtp', 'tcp'):
             x = r.get(f'row7/{p}')
             if not x or 'failed' in x:
-                body.append([p, 'n/a', 'n/a', failed_note(r, f'row7/{p}')])
+                body.append([p, 'n/a', 'n/a', 'n/a',
+                             failed_note(r, f'row7/{p}')])
                 continue
             n = x['clients']
-            slab = (x['slab_kb'][1] - x['slab_kb'][0]) * 1024 / n
+            slab = (x['slab_b'][1] - x['slab_b'][0]) / n
             used = (x['used_kb'][1] - x['used_kb'][0]) * 1024 / n
-            per[p] = (slab, used)
-            body.append([p, fmt(slab, 0), fmt(used, 0), f'{n} associations'])
+            obj = x['sock_obj']
+            per[p] = slab
+            body.append([p, fmt(slab, 0), fmt(used, 0),
+                         str(obj) if obj else 'n/a', f'{n} associations'])
         self.table(['transport', 'slab bytes each', 'used bytes each',
-                    'note'], body)
+                    'socket bytes', 'note'], body)
         if 'xtp' in per and 'tcp' in per:
-            q = ratio(per['xtp'][1], per['tcp'][1])
+            q = ratio(per['xtp'], per['tcp'])
             self.goal('memory per idle association', '≤ TCP\'s',
                       fmt(q, unit='× TCP'), q <= 1)
         else:
