@@ -103,7 +103,7 @@ void xtp_cc_start(struct sock *sk)
 	memset(&xs->cc.rate, 0, sizeof(xs->cc.rate));
 	memset(xs->rtt.cache, 0, sizeof(xs->rtt.cache));
 	xs->cc.ops->init(sk);
-	xs->mib.init_trainsize = xs->cc.cwnd;
+	xs->cc.start_cwnd = xs->cc.cwnd;
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_cc_start);
 
@@ -179,7 +179,6 @@ void xtp_pacing_sent(struct sock *sk, u32 len)
 		rate = xs->cc.cwnd < xs->cc.ssthresh ? 2 * rate : rate * 6 / 5;
 	}
 	xs->cc.pacing_rate = max_t(u64, rate, 1);
-	xs->mib.pacing_rate = xs->cc.pacing_rate;
 	xs->cc.pace_next_ns = max(xs->cc.pace_next_ns, now) +
 			      div64_u64((u64)len * NSEC_PER_SEC,
 					xs->cc.pacing_rate);

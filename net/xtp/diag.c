@@ -67,14 +67,14 @@ static void xtp_diag_timer(struct sock *sk, struct inet_diag_msg *r)
 	if (sk->sk_state == XTP_SS_ZOMBIE &&
 	    xtp_timer_pending(xs, XTP_TIMER_CTIMEOUT)) {
 		r->idiag_timer = 3;
-		t = &xs->tm.list[XTP_TIMER_CTIMEOUT];
+		t = xtp_timer_list(xs, XTP_TIMER_CTIMEOUT);
 	} else if (xtp_timer_pending(xs, XTP_TIMER_W)) {
 		r->idiag_timer = 1;
 		r->idiag_retrans = xs->wtimer_retries;
-		t = &xs->tm.list[XTP_TIMER_W];
+		t = xtp_timer_list(xs, XTP_TIMER_W);
 	} else if (xtp_timer_pending(xs, XTP_TIMER_CTIMER)) {
 		r->idiag_timer = 2;
-		t = &xs->tm.list[XTP_TIMER_CTIMER];
+		t = xtp_timer_list(xs, XTP_TIMER_CTIMER);
 	}
 	if (t)
 		r->idiag_expires =

@@ -14,6 +14,16 @@
 
 #include "xtp.h"
 
+/*
+ * Slots keep microseconds in 32 bits: differences hold for 71 minutes.
+ * A slot left unanswered that long may look recent again for one WTIMER
+ * period, which only turns an SREQ into an EDGE toggle.
+ */
+static u32 xtp_rtt_now_us(void)
+{
+	return (u32)div_u64(ktime_get_ns(), NSEC_PER_USEC);
+}
+
 static struct xtp_rtt_slot *xtp_rtt_slot(struct xtp_sock *xs, u32 sync)
 {
 	return &xs->rtt.cache[sync % xs->rtt.cache_sz];
@@ -50,7 +60,7 @@ void xtp_rtt_sent(struct xtp_sock *xs, u32 sync)
 	struct xtp_rtt_slot *slot = xtp_rtt_slot(xs, sync);
 
 	slot->sync = sync;
-	slot->sent_ns = ktime_get_ns();
+	slot->sent_us = xtp_rtt_now_us();
 }
 
 /**
@@ -65,22 +75,20 @@ void xtp_rtt_sent(struct xtp_sock *xs, u32 sync)
 void xtp_rtt_echo(struct xtp_sock *xs, u32 echo)
 {
 	struct xtp_rtt_slot *slot = xtp_rtt_slot(xs, echo);
-	u64 us;
 
 	if (!echo || slot->sync != echo)
 		return;
-	us = div_u64(ktime_get_ns() - slot->sent_ns, NSEC_PER_USEC);
 	slot->sync = 0;
-	xtp_rtt_sample(xs, min_t(u64, us, U32_MAX));
+	xtp_rtt_sample(xs, xtp_rtt_now_us() - slot->sent_us);
 }
 
 static bool xtp_rtt_slot_waiting(const struct xtp_sock *xs, u32 sync,
-				 u64 now, u64 horizon)
+				 u32 now, u32 horizon)
 {
 	const struct xtp_rtt_slot *slot =
 		&xs->rtt.cache[sync % xs->rtt.cache_sz];
 
-	return slot->sync && now - slot->sent_ns < horizon;
+	return slot->sync && (u32)(now - slot->sent_us) < horizon;
 }
 
 /**
@@ -99,8 +107,8 @@ static bool xtp_rtt_slot_waiting(const struct xtp_sock *xs, u32 sync,
  */
 bool xtp_rtt_cache_busy(const struct xtp_sock *xs)
 {
-	u64 horizon = (u64)xtp_wtimer_ms(xs) * NSEC_PER_MSEC;
-	u64 now = ktime_get_ns();
+	u32 horizon = xtp_wtimer_ms(xs) * USEC_PER_MSEC;
+	u32 now = xtp_rtt_now_us();
 
 	return xtp_rtt_slot_waiting(xs, xs->sync + 1, now, horizon) ||
 	       xtp_rtt_slot_waiting(xs, xs->sync + 2, now, horizon);

@@ -1130,11 +1130,44 @@ static int xtp_getsockopt_int(struct sock *sk, int optname, int *val)
 	return 0;
 }
 
+/* The UAPI metrics: the socket's counters, then what it keeps elsewhere. */
 static void xtp_fill_mibstat(struct sock *sk, struct xtp_mibstat *m)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
+	const struct xtp_counters *c = &xs->mib;
 
-	*m = xs->mib;
+	memset(m, 0, sizeof(*m));
+	m->fpk_out = c->fpk_out;
+	m->dpk_out = c->dpk_out;
+	m->cpk_out = c->cpk_out;
+	m->tpk_out = c->tpk_out;
+	m->epk_out = c->epk_out;
+	m->dgpk_out = c->dgpk_out;
+	m->fpk_in = c->fpk_in;
+	m->dpk_in = c->dpk_in;
+	m->cpk_in = c->cpk_in;
+	m->tpk_in = c->tpk_in;
+	m->epk_in = c->epk_in;
+	m->dgpk_in = c->dgpk_in;
+	m->data_retransmits = c->data_retransmits;
+	m->fc_wait = c->fc_wait;
+	m->rc_wait = c->rc_wait;
+	m->sync = c->sync;
+	m->datasreq_sent = c->datasreq_sent;
+	m->edgebit_set = c->edgebit_set;
+	m->rtt_updates = c->rtt_updates;
+	m->lin_inc = c->lin_inc;
+	m->lin_dec = c->lin_dec;
+	m->xp_inc = c->xp_inc;
+	m->xp_dec = c->xp_dec;
+	m->handshakes = c->handshakes;
+	m->bytes_sent = c->bytes_sent;
+	m->bytes_received = c->bytes_received;
+	m->ecntl_losses = c->ecntl_losses;
+	m->dup_data_in = c->dup_data_in;
+	m->random_losses = c->random_losses;
+	m->init_trainsize = xs->cc.start_cwnd;
+	m->pacing_rate = xs->cc.pacing_rate;
 	m->assoc_type = xs->assoc_type;
 	m->teardown_type = xs->close.method;
 	m->profile_type = xs->profile;

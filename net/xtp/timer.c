@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * XTP: a context's timers (&enum xtp_timer lists them): WTIMER, CTIMEOUT,
- * CTIMER, the validation deadline and the send timer.
+ * the validation deadline, CTIMER and the send timer.
  *
  * The WTIMER guards the oldest SREQ not yet answered: a newer SREQ does
  * not restart it, or a steady stream of SREQs would keep it from ever
@@ -213,7 +213,7 @@ static void xtp_ctimeout_fire(struct sock *sk)
 	}
 }
 
-static u64 xtp_pkts_in(const struct xtp_sock *xs)
+static u32 xtp_pkts_in(const struct xtp_sock *xs)
 {
 	return xs->mib.fpk_in + xs->mib.dpk_in + xs->mib.cpk_in +
 	       xs->mib.tpk_in + xs->mib.epk_in + xs->mib.dgpk_in;
@@ -289,10 +289,9 @@ static void xtp_ctimeout_handler(struct timer_list *t)
 
 static void xtp_ctimer_handler(struct timer_list *t)
 {
-	struct xtp_sock *xs = container_of(t, struct xtp_sock,
-					   tm.list[XTP_TIMER_CTIMER]);
+	struct sock *sk = from_timer(sk, t, sk_timer);
 
-	xtp_timer_run(&xs->inet.sk, XTP_TIMER_CTIMER);
+	xtp_timer_run(sk, XTP_TIMER_CTIMER);
 }
 
 static void xtp_vtimer_handler(struct timer_list *t)
@@ -319,7 +318,7 @@ static enum hrtimer_restart xtp_send_timer_fire(struct hrtimer *t)
  */
 void xtp_timer_reset(struct sock *sk, enum xtp_timer id, u32 ms)
 {
-	sk_reset_timer(sk, &xtp_sk(sk)->tm.list[id],
+	sk_reset_timer(sk, xtp_timer_list(xtp_sk(sk), id),
 		       jiffies + msecs_to_jiffies(ms));
 }
 
@@ -330,7 +329,7 @@ void xtp_timer_reset(struct sock *sk, enum xtp_timer id, u32 ms)
  */
 void xtp_timer_stop(struct sock *sk, enum xtp_timer id)
 {
-	sk_stop_timer(sk, &xtp_sk(sk)->tm.list[id]);
+	sk_stop_timer(sk, xtp_timer_list(xtp_sk(sk), id));
 }
 
 /**
@@ -412,8 +411,8 @@ void xtp_timers_init(struct sock *sk)
 
 	timer_setup(&xs->tm.list[XTP_TIMER_W], xtp_wtimer_handler, 0);
 	timer_setup(&xs->tm.list[XTP_TIMER_CTIMEOUT], xtp_ctimeout_handler, 0);
-	timer_setup(&xs->tm.list[XTP_TIMER_CTIMER], xtp_ctimer_handler, 0);
 	timer_setup(&xs->tm.list[XTP_TIMER_VALIDATE], xtp_vtimer_handler, 0);
+	timer_setup(&sk->sk_timer, xtp_ctimer_handler, 0);
 	hrtimer_init(&xs->tm.send, CLOCK_MONOTONIC,
 		     HRTIMER_MODE_ABS_PINNED_SOFT);
 	xs->tm.send.function = xtp_send_timer_fire;

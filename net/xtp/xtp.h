@@ -289,10 +289,10 @@ struct xtp_skb_cb {
  *	starts the synchronizing handshake
  * @XTP_TIMER_CTIMEOUT: CTIMEOUT: bounds setup and the handshake; also the
  *	ZOMBIE timer, GracefulClose's END delay and an orphan's last chance
- * @XTP_TIMER_CTIMER: CTIMER: with SO_KEEPALIVE, a handshake after a
- *	period in which nothing came from the peer
  * @XTP_TIMER_VALIDATE: the deadline for the peer of a context opened by
  *	a FIRST to prove its address (validate.c)
+ * @XTP_TIMER_CTIMER: CTIMER: with SO_KEEPALIVE, a handshake after a
+ *	period in which nothing came from the peer
  * @XTP_TIMER_SEND: the send timer, an hrtimer: the next paced departure
  *	or loss-detection deadline, whichever is first; runs xtp_push()
  * @XTP_NTIMERS: number of timers
@@ -300,16 +300,21 @@ struct xtp_skb_cb {
  * The ATM's replay timers belong to ATM entries, not contexts (atm.c).
  * Each value is also the bit of &xtp_timers.deferred that hands the
  * timer's work to xtp_release_cb() when it found the user owning the
- * socket.  The send timer is last: the others are &xtp_timers.list.
+ * socket.  The timers before the CTIMER are &xtp_timers.list; the CTIMER,
+ * XTP's keep-alive, is the socket's own sk_timer, as TCP's keep-alive is
+ * (xtp_timer_list()); the send timer is last.
  */
 enum xtp_timer {
 	XTP_TIMER_W,
 	XTP_TIMER_CTIMEOUT,
-	XTP_TIMER_CTIMER,
 	XTP_TIMER_VALIDATE,
+	XTP_TIMER_CTIMER,
 	XTP_TIMER_SEND,
 	XTP_NTIMERS
 };
+
+/* The timers in &xtp_timers.list: those before the CTIMER. */
+#define XTP_LIST_TIMERS	XTP_TIMER_CTIMER
 
 /* Bits of &xtp_timers.deferred after the timers': ICMP work found owned. */
 enum {
@@ -332,7 +337,7 @@ struct xtp_cc_ops;
 /* One RTT cache slot: an SREQ still waiting for its ECHO. */
 struct xtp_rtt_slot {
 	u32 sync;		/* 0: free (SYNC values start at 1) */
-	u64 sent_ns;
+	u32 sent_us;		/* xtp_rtt_now_us() when sent */
 };
 
 /**
@@ -479,6 +484,7 @@ struct xtp_rate_acc {
  * @first_tx_ns: when the newest packet delivered was sent (or the sender
  *	went from idle): the start of the current flight's send interval
  * @rate_lost: bytes marked lost since the last rate sample
+ * @start_cwnd: the window xtp_cc_start() began with
  * @rate: the acknowledgment being applied: what it delivered (cc.c)
  * @bbr: the BBR model (cc_bbr.c), instead of @scc
  */
@@ -492,6 +498,7 @@ struct xtp_cc_state {
 	u64 delivered_ns;
 	u64 first_tx_ns;
 	u32 rate_lost;
+	u32 start_cwnd;
 	struct xtp_rate_acc rate;
 	u64 recover;
 	u64 pace_next_ns;
@@ -531,16 +538,41 @@ struct xtp_av {
 
 /**
  * struct xtp_timers - a context's timers (timer.c)
- * @list: WTIMER, CTIMEOUT, CTIMER and the validation deadline, by
- *	&enum xtp_timer
+ * @list: WTIMER, CTIMEOUT and the validation deadline, by &enum xtp_timer
  * @send: %XTP_TIMER_SEND, an hrtimer
  * @deferred: bits by &enum xtp_timer and %XTP_DEFER_*: work that found
  *	the socket owned, for xtp_release_cb()
  */
 struct xtp_timers {
-	struct timer_list list[XTP_TIMER_SEND];
+	struct timer_list list[XTP_LIST_TIMERS];
 	struct hrtimer send;
 	unsigned long deferred;
+};
+
+/*
+ * A context's XTPSOCK_MIBSTAT counters.  Only what the data path counts
+ * lives in the socket; the settings and estimates that struct
+ * xtp_mibstat also reports are read where they are kept, when it is
+ * filled (xtp_fill_mibstat()).  Field meanings are those of the UAPI
+ * struct.
+ */
+struct xtp_counters {
+	u64 fpk_out, dpk_out, cpk_out, tpk_out, epk_out, dgpk_out;
+	u64 fpk_in, dpk_in, cpk_in, tpk_in, epk_in, dgpk_in;
+	u64 data_retransmits;
+	u64 fc_wait;
+	u64 rc_wait;
+	u64 sync;
+	u64 datasreq_sent;
+	u64 edgebit_set;
+	u64 rtt_updates;
+	u64 lin_inc, lin_dec, xp_inc, xp_dec;
+	u64 handshakes;
+	u64 bytes_sent;
+	u64 bytes_received;
+	u64 ecntl_losses;
+	u64 dup_data_in;
+	u64 random_losses;
 };
 
 /**
@@ -605,7 +637,7 @@ struct xtp_timers {
  * @wsync: SYNC guarded by the WTIMER (oldest unanswered SREQ)
  * @wtimer_retries: synchronizing handshake probes sent
  * @in_handshake: the WTIMER fired; data waits for the answer
- * @ctimer_seen: packets received when the CTIMER last looked
+ * @ctimer_seen: packets received when the CTIMER last looked, mod 2^32
  * @snd_edge: the EDGE bit we send; toggled to ask for an ack
  * @fastnak: XTPSOCK_FASTNAK: our packets ask for FASTNAK
  * @rd_shut: shutdown(SHUT_RD) by the application
@@ -639,20 +671,20 @@ struct xtp_sock {
 	u16 maxdata;
 	u16 mtu_data;
 	u16 probe_data;
+	u8 stuck_count;
 	u32 pmtu_cookie;
 	u32 mtu_info;
-	u64 stuck_una;
-	u64 stuck_ns;
-	u8 stuck_count;
 	u32 sreq_freq;
 	u32 wtimer_cfg;
 	u32 ctimer_tmo;
 	u32 ctimeout_tmo;
 	u32 zombie_tmo;
-	u8 fastnak:1;
+	u64 stuck_una;
+	u64 stuck_ns;
 
 	struct xtp_close close;
-	u32 first_pending:1,
+	u32 fastnak:1,
+	    first_pending:1,
 	    first_sent:1,
 	    released:1,
 	    in_handshake:1,
@@ -662,6 +694,7 @@ struct xtp_sock {
 	    ctl_sent:1,
 	    rd_shut:1,
 	    rcv_trunc:1;
+	int sndbuf_want;
 
 	struct xtp_snd snd;
 	struct xtp_recovery rec;
@@ -675,12 +708,11 @@ struct xtp_sock {
 	u32 sreq_count;
 	u32 wsync;
 	u32 wtimer_retries;
+	u32 ctimer_seen;
 
 	struct xtp_timers tm;
-	u64 ctimer_seen;
-	int sndbuf_want;
 
-	struct xtp_mibstat mib;
+	struct xtp_counters mib;
 };
 
 static inline struct xtp_sock *xtp_sk(const struct sock *sk)
@@ -934,10 +966,21 @@ void xtp_send_timer_stop(struct sock *sk);
 void xtp_timer_reset(struct sock *sk, enum xtp_timer id, u32 ms);
 void xtp_timer_stop(struct sock *sk, enum xtp_timer id);
 
+/* Timer @id, not %XTP_TIMER_SEND: the CTIMER is the socket's sk_timer. */
+static inline struct timer_list *xtp_timer_list(struct xtp_sock *xs,
+						enum xtp_timer id)
+{
+	if (id == XTP_TIMER_CTIMER)
+		return &xs->inet.sk.sk_timer;
+	return &xs->tm.list[id];
+}
+
 /* Is timer @id (not %XTP_TIMER_SEND) queued? */
 static inline bool xtp_timer_pending(const struct xtp_sock *xs,
 				     enum xtp_timer id)
 {
+	if (id == XTP_TIMER_CTIMER)
+		return timer_pending(&xs->inet.sk.sk_timer);
 	return timer_pending(&xs->tm.list[id]);
 }
 

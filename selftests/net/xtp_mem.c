@@ -5,6 +5,7 @@
  * and net.xtp.mem bounds the pages.
  *
  *   - opening and closing contexts moves the socket count by as many;
+ *   - an XTP socket object is no larger than a TCP one;
  *   - net.xtp.mem exists in the initial namespace only;
  *   - a listener's children are charged to the listener's memory cgroup;
  *   - a receiver that does not read, behind a sender with a huge send
@@ -35,12 +36,14 @@
 static char self_buf[64 << 10];
 
 struct proto_line {
+	long size;		/* one socket object, in bytes */
 	long sockets;
 	long pages;
 	char press[8];
 };
 
-static int read_protocols(struct proto_line *p)
+/* @proto's line of /proc/net/protocols. */
+static int read_protocols(const char *proto, struct proto_line *p)
 {
 	char line[512], name[32];
 	FILE *f = fopen("/proc/net/protocols", "r");
@@ -49,8 +52,9 @@ static int read_protocols(struct proto_line *p)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%31s %*d %ld %ld %7s", name, &p->sockets,
-			   &p->pages, p->press) == 4 && !strcmp(name, "XTP")) {
+		if (sscanf(line, "%31s %ld %ld %ld %7s", name, &p->size,
+			   &p->sockets, &p->pages, p->press) == 5 &&
+		    !strcmp(name, proto)) {
 			found = 1;
 			break;
 		}
@@ -97,13 +101,13 @@ TEST(socket_count)
 
 	ASSERT_LE(0, hold);	/* the module, and its line, stay */
 	for (try = 0; try < 5; try++) {
-		ASSERT_EQ(0, read_protocols(&a));
+		ASSERT_EQ(0, read_protocols("XTP", &a));
 		for (i = 0; i < 5; i++)
 			ASSERT_LE(0, fds[i] = xtp_socket());
-		ASSERT_EQ(0, read_protocols(&b));
+		ASSERT_EQ(0, read_protocols("XTP", &b));
 		for (i = 0; i < 5; i++)
 			close(fds[i]);
-		ASSERT_EQ(0, read_protocols(&c));
+		ASSERT_EQ(0, read_protocols("XTP", &c));
 		/* Another test's contexts may end meanwhile: try again. */
 		if (b.sockets == a.sockets + 5 && c.sockets == a.sockets)
 			break;
@@ -112,6 +116,27 @@ TEST(socket_count)
 	EXPECT_TRUE(!strcmp(a.press, "no") || !strcmp(a.press, "yes"));
 	EXPECT_EQ(a.sockets + 5, b.sockets);
 	EXPECT_EQ(a.sockets, c.sockets);
+	close(hold);
+}
+
+/*
+ * An idle association costs a socket at each end, and the socket is most
+ * of it: XTP's is to be no larger than TCP's.
+ */
+TEST(socket_no_larger_than_tcp)
+{
+	int hold = xtp_socket(), tcp = socket(AF_INET, SOCK_STREAM, 0);
+	struct proto_line x, t;
+
+	ASSERT_LE(0, hold);
+	ASSERT_LE(0, tcp);
+	ASSERT_EQ(0, read_protocols("XTP", &x));
+	ASSERT_EQ(0, read_protocols("TCP", &t));
+	ASSERT_LT(1000, x.size);
+	ASSERT_LT(1000, t.size);
+	TH_LOG("socket objects: XTP %ld bytes, TCP %ld", x.size, t.size);
+	EXPECT_LE(x.size, t.size);
+	close(tcp);
 	close(hold);
 }
 
@@ -303,7 +328,7 @@ TEST_F_TIMEOUT(limit, hard_limit_then_drain, 330)
 		}
 		usleep(20000);
 	}
-	ASSERT_EQ(0, read_protocols(&held));
+	ASSERT_EQ(0, read_protocols("XTP", &held));
 	TH_LOG("stalled at %zu bytes, %ld pages, pressure %s", sent,
 	       held.pages, held.press);
 	EXPECT_GT(TOTAL, sent);
@@ -339,7 +364,7 @@ TEST_F_TIMEOUT(limit, hard_limit_then_drain, 330)
 	EXPECT_EQ(0, bad);
 
 	/* Phase 3: back below the limit, the queues empty, pages returned. */
-	ASSERT_EQ(0, read_protocols(&after));
+	ASSERT_EQ(0, read_protocols("XTP", &after));
 	EXPECT_GE(held.pages, after.pages);
 	EXPECT_GE(ncpu * PCPU_PAGES + 64, after.pages);
 }
