@@ -40,6 +40,9 @@
 # application gets ETIMEDOUT ("Connection timed out") at least 4 s and at
 # most 20 s after the peer vanished: nominally 5.25 s, the rest is the
 # margin for a loaded host (the two tc calls alone take seconds there).
+# The receiver has CTIMEOUT 5 s too; the context it leaves when it is
+# killed, an orphan whose peer is gone, must be gone within 30 s: state
+# a vanished peer leaves behind expires.
 set -u
 . "$(dirname "$0")/prog_lib.sh"
 
@@ -60,11 +63,12 @@ rx_at_least() {
 	[ "$(rx_bytes "$1")" -ge "$2" ]
 }
 
-# start NAME PORT "SEND OPTS": xtprecv and, in the background, xtpsend of
-# in.dat; sets SRV and CLI to their pids.
+# start NAME PORT "SEND OPTS" ["RECEIVE OPTS"]: xtprecv and, in the
+# background, xtpsend of in.dat; sets SRV and CLI to their pids.
 start() {
 	rm -f "$DATA/out"
-	ip netns exec "$NS_S" timeout 200 "$B/xtprecv" -T 60 -i 200 \
+	# shellcheck disable=SC2086
+	ip netns exec "$NS_S" timeout 200 "$B/xtprecv" -T 60 -i 200 ${4:-} \
 		-o "$DATA/out" "$2" >"$OUT/$1.srv" 2>"$OUT/$1.srv.err" &
 	SRV=$!
 	wait_for 30 grep -q listening "$OUT/$1.srv.err" ||
@@ -98,7 +102,7 @@ long_probe_seen() {
 	probes "$1" | awk 'NR > 1 && $1 - p >= 3.5 { f = 1 } { p = $1 } END { exit !f }'
 }
 
-prog_setup 8
+prog_setup 9
 trap 'prog_cleanup; [ -n "$MEM" ] && xtp_memdir_done "$DATA"' EXIT
 head -c "$SIZE" /dev/urandom >"$DATA/in.dat"
 xtp_ingress_netem "$NS_C" veth-c ifb-c && xtp_ingress_netem "$NS_S" veth-s ifb-s ||
@@ -163,7 +167,7 @@ ktap_check "the probe intervals double (ratios $ratios)" \
 	      END { exit NF < 2 }"'
 
 # --- a peer that vanishes for good -----------------------------------------
-start vanish 9998 "--ctimeout=5000 --wtimer=250"
+start vanish 9998 "--ctimeout=5000 --wtimer=250" "--ctimeout=5000"
 wait_for 120 rx_at_least "$OUT/vanish.srv.err" 1048576
 reached=$?
 t0=$(now_ms)
@@ -189,4 +193,12 @@ ktap_check "vanished peer: the sender gets ETIMEDOUT (status $rc)" \
 ktap_check "vanished peer: ETIMEDOUT within CTIMEOUT 5 s + 15 s, not before 4 s ($el ms)" \
 	'[ $el -ge 4000 ] && [ $el -le 20000 ]'
 xtp_netem_both
+# The killed receiver's context, an orphan whose peer is gone, is state
+# that must expire: within its CTIMEOUT of 5 s, give or take the host.
+t0=$(now_ms)
+wait_for 30 xtp_ns_idle "$NS_S"
+idle=$?
+el=$(($(now_ms) - t0))
+ktap_check "vanished peer: the receiver's orphan context is gone within 30 s ($el ms)" \
+	'[ $idle -eq 0 ]'
 ktap_finished

@@ -13,7 +13,8 @@
 #   xtp_atm         one add per PassiveOpens
 #   xtp_probe       the sender's trainsize falls at losses, and only
 #                   there: every fall follows a loss or handshake event of
-#                   the same context since the probe before
+#                   the same context since the probe before; and its
+#                   inflight is nxt - una - lost - sacked - unheard
 #
 # and perf, when the machine has it, counts xtp_send_pkt and xtp_recv_pkt
 # of a second transfer (256 KB, no loss) as OutPkts and InPkts count it.
@@ -29,7 +30,7 @@ B=$XTP_BINDIR
 mkdir -p "$OUT"
 
 ktap_print_header
-PLAN=12
+PLAN=13
 ktap_set_plan $PLAN
 modprobe xtp
 
@@ -128,6 +129,30 @@ ktap_check "xtp_probe: the sender's trainsize fell $falls times, each after a lo
 ktap_check "xtp_probe: every probe names srtt, rttvar, alloc and inflight" \
 	'[ "$(events xtp_probe)" -gt 0 ] &&
 	 [ "$(events xtp_probe "key=[0-9a-f]* trainsize=[0-9]* threshold=[0-9]* srtt=[0-9]* rttvar=[0-9]* alloc=[0-9]* inflight=[0-9]*")" = "$(events xtp_probe)" ]'
+
+# In flight is what was sent less what is acknowledged, reported by
+# spans, marked lost or beyond a handshake's cut answer: the sender's
+# probes must add up, including those taken while spans were out.
+read -r adds wrong gaps < <(
+	grep " xtp_probe: key=$key " "$OUT/trace" | awk '
+	{
+		for (i = 1; i <= NF; i++) {
+			split($i, kv, "=")
+			v[kv[1]] = kv[2] + 0
+		}
+		out = v["nxt"] - v["una"] - v["lost"] - v["sacked"] - v["unheard"]
+		if (out < 0)
+			out = 0
+		if (v["inflight"] == out)
+			n++
+		else
+			bad++
+		if (v["lost"] + v["sacked"] > 0)
+			gaps++
+	}
+	END { print n + 0, bad + 0, gaps + 0 }')
+ktap_check "xtp_probe: inflight is nxt - una - lost - sacked - unheard ($adds probes, $wrong not, $gaps with gaps)" \
+	'[ "$adds" -gt 0 ] && [ "$wrong" = 0 ] && [ "$gaps" -gt 0 ]'
 
 # perf stat -a counts the events from the start of the transfer until
 # both namespaces are idle again.

@@ -77,8 +77,10 @@ TRACE_EVENT(xtp_probe,
 			     __field(u32, ssthresh)
 			     __field(u32, srtt_us)
 			     __field(u32, rttvar_us)
+			     __field(u32, in_flight)
 			     __field(u32, lost_out)
-			     __field(u32, sacked_out)),
+			     __field(u32, sacked_out)
+			     __field(u32, unheard_out)),
 	    TP_fast_assign(const struct xtp_sock *xs = xtp_sk(sk);
 			   __entry->key = xs->lkey;
 			   __entry->snd_una = xs->snd.una;
@@ -88,14 +90,17 @@ TRACE_EVENT(xtp_probe,
 			   __entry->ssthresh = xs->cc.ssthresh;
 			   __entry->srtt_us = xs->rtt.srtt_us;
 			   __entry->rttvar_us = xs->rtt.rttvar_us;
+			   __entry->in_flight = xtp_in_flight(xs);
 			   __entry->lost_out = xs->rec.lost_out;
-			   __entry->sacked_out = xs->rec.sacked_out;),
-	    TP_printk("key=%016llx trainsize=%u threshold=%u srtt=%u rttvar=%u alloc=%llu inflight=%llu una=%llu nxt=%llu lost=%u sacked=%u",
+			   __entry->sacked_out = xs->rec.sacked_out;
+			   __entry->unheard_out = xs->rec.unheard_out;),
+	    TP_printk("key=%016llx trainsize=%u threshold=%u srtt=%u rttvar=%u alloc=%llu inflight=%u una=%llu nxt=%llu lost=%u sacked=%u unheard=%u",
 		      __entry->key, __entry->cwnd, __entry->ssthresh,
 		      __entry->srtt_us, __entry->rttvar_us,
-		      __entry->snd_alloc, __entry->snd_nxt - __entry->snd_una,
+		      __entry->snd_alloc, __entry->in_flight,
 		      __entry->snd_una, __entry->snd_nxt,
-		      __entry->lost_out, __entry->sacked_out)
+		      __entry->lost_out, __entry->sacked_out,
+		      __entry->unheard_out)
 );
 
 /* Packets found lost (ECNTL spans or their deadline), the window after. */
