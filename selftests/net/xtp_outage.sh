@@ -63,8 +63,9 @@ rx_at_least() {
 	[ "$(rx_bytes "$1")" -ge "$2" ]
 }
 
-# start NAME PORT "SEND OPTS" ["RECEIVE OPTS"]: xtprecv and, in the
-# background, xtpsend of in.dat; sets SRV and CLI to their pids.
+# start NAME PORT "SEND OPTS" ["RECEIVE OPTS" [FILE]]: xtprecv and, in
+# the background, xtpsend of FILE (in.dat); sets SRV and CLI to their
+# pids.
 start() {
 	rm -f "$DATA/out"
 	# shellcheck disable=SC2086
@@ -75,7 +76,7 @@ start() {
 		ktap_exit_fail_msg "xtprecv did not listen"
 	# shellcheck disable=SC2086
 	ip netns exec "$NS_C" timeout 200 "$B/xtpsend" -T 60 $3 \
-		-f "$DATA/in.dat" 198.18.0.2 "$2" \
+		-f "$DATA/${5:-in.dat}" 198.18.0.2 "$2" \
 		>"$OUT/$1.cli" 2>"$OUT/$1.cli.err" &
 	CLI=$!
 }
@@ -167,7 +168,12 @@ ktap_check "the probe intervals double (ratios $ratios)" \
 	      END { exit NF < 2 }"'
 
 # --- a peer that vanishes for good -----------------------------------------
-start vanish 9998 "--ctimeout=5000 --wtimer=250" "--ctimeout=5000"
+# Four times the data: the rest of it takes 19 s at the rate limit, so
+# the loss is in place before the transfer could end, however long the
+# two tc calls take on a slow kernel (the debug kernel sent the rest of 5
+# MB meanwhile).
+head -c $((4 * SIZE)) /dev/urandom >"$DATA/vanish.dat"
+start vanish 9998 "--ctimeout=5000 --wtimer=250" "--ctimeout=5000" vanish.dat
 wait_for 120 rx_at_least "$OUT/vanish.srv.err" 1048576
 reached=$?
 t0=$(now_ms)
