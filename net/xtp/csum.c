@@ -10,6 +10,7 @@
  */
 #include <linux/skbuff.h>
 #include <net/checksum.h>
+#include <net/sock.h>
 
 #include "xtp.h"
 
@@ -47,3 +48,26 @@ void xtp_csum_set(struct sk_buff *skb, bool nocheck)
 		csum_fold(csum_partial(skb->data, cover, 0));
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_csum_set);
+
+/**
+ * xtp_csum_out() - CHECK of a context's packet to send, or its offload
+ * @sk: the context, locked
+ * @skb: the packet, linear, its XTP header at @skb->data and CHECK zero
+ * @nocheck: NOCHECK is set: CHECK covers the header only
+ *
+ * Only loopback is left to compute CHECK, as CHECKSUM_PARTIAL with a zero
+ * seed (XTP's sum has no pseudo-header), which the receiver on this host
+ * takes as summed.  Any other route may end at a device that offloads
+ * only TCP's and UDP's sum (NETIF_F_IP_CSUM), through a bridge, a macvlan
+ * or the host that forwards a container's veth: CHECK sits at TCP's
+ * offset, and skb_csum_hwoffload_help() would hand the packet to that
+ * device as TCP.  The first hop's features cannot tell.
+ */
+void xtp_csum_out(struct sock *sk, struct sk_buff *skb, bool nocheck)
+{
+	struct dst_entry *dst = __sk_dst_check(sk, 0);
+
+	if (nocheck || !dst || !(dst->dev->flags & IFF_LOOPBACK) ||
+	    !skb_partial_csum_set(skb, 0, XTP_WIRE_OFF_CHECK))
+		xtp_csum_set(skb, nocheck);
+}

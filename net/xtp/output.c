@@ -2,9 +2,10 @@
 /*
  * XTP: building and sending packets.
  *
- * Queued data stays in its skb until acknowledged; each transmission
- * builds a fresh packet around a copy of it, so a retransmission never
- * shares header room with a packet still in flight.
+ * Queued data stays in its skb until acknowledged.  A DATA packet is a
+ * clone of it with the header pushed in front, as TCP sends its write
+ * queue; a copy only while an earlier clone still holds the data, whose
+ * header room that clone owns.
  */
 #include <linux/ktime.h>
 #include <linux/skbuff.h>
@@ -14,14 +15,6 @@
 
 #include "xtp.h"
 #include <trace/events/xtp.h>
-
-/*
- * Room in front of the XTP header for what ip_queue_xmit() pushes: the IP
- * header with up to 40 bytes of IP_OPTIONS, then the link layer.  Kernels
- * built without tunnels or wireless have a MAX_HEADER of 32, too little
- * for the options alone.
- */
-#define XTP_HEADROOM	(MAX_HEADER + sizeof(struct iphdr) + MAX_IPOPTLEN)
 
 /**
  * xtp_rcv_alloc() - the ALLOC to advertise
@@ -133,7 +126,30 @@ static void xtp_count_out(struct xtp_sock *xs, u8 pformat)
 	}
 }
 
-/* Encode @pkt into a new skb with room for the IP header in front. */
+/**
+ * xtp_data_alloc() - an skb for @len bytes of data to queue for sending
+ * @len: payload bytes
+ * @gfp: allocation flags
+ *
+ * The headroom takes the DATA header and what ip_queue_xmit() pushes in
+ * front of it, so that a transmission needs no copy (xtp_data_pkt()).
+ * The queue holds the payload only: its clones own the header room.
+ *
+ * Return: the skb, empty, or NULL.
+ */
+struct sk_buff *xtp_data_alloc(u32 len, gfp_t gfp)
+{
+	struct sk_buff *skb;
+
+	skb = alloc_skb(XTP_HEADROOM + XTP_WIRE_HDR_LEN + len, gfp);
+	if (skb) {
+		skb_reserve(skb, XTP_HEADROOM + XTP_WIRE_HDR_LEN);
+		__skb_header_release(skb);
+	}
+	return skb;
+}
+
+/* Encode @pkt into a new skb with room for the IP header; CHECK zero. */
 static struct sk_buff *xtp_alloc_pkt(const struct xtp_wire_pkt *pkt,
 				     gfp_t gfp)
 {
@@ -153,7 +169,34 @@ static struct sk_buff *xtp_alloc_pkt(const struct xtp_wire_pkt *pkt,
 	}
 	if (pkt->data_len)
 		memcpy(skb->data + hlen, pkt->data, pkt->data_len);
-	xtp_csum_set(skb, pkt->hdr.options & XTP_CMD_NOCHECK);
+	skb_reset_transport_header(skb);
+	return skb;
+}
+
+/*
+ * The DATA packet of @pkt around queued @data: a clone with the header in
+ * the headroom.  While an earlier clone still holds the data (in a qdisc,
+ * or unread at a receiver on this host), the headroom is that clone's
+ * header: copy instead.
+ */
+static struct sk_buff *xtp_data_pkt(const struct xtp_wire_pkt *pkt,
+				    struct sk_buff *data)
+{
+	int hlen = xtp_wire_pkt_len(pkt) - (int)pkt->data_len;
+	struct sk_buff *skb;
+
+	if (hlen <= 0 || skb_cloned(data) ||
+	    skb_headroom(data) < XTP_HEADROOM + hlen)
+		return xtp_alloc_pkt(pkt, GFP_ATOMIC);
+	skb = skb_clone(data, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	/* The clone carries the queue's control block: IP's is zero. */
+	memset(skb->cb, 0, sizeof(skb->cb));
+	if (xtp_wire_encode_hdr(pkt, skb_push(skb, hlen), hlen) != hlen) {
+		kfree_skb(skb);
+		return NULL;
+	}
 	skb_reset_transport_header(skb);
 	return skb;
 }
@@ -162,10 +205,12 @@ static struct sk_buff *xtp_alloc_pkt(const struct xtp_wire_pkt *pkt,
  * xtp_xmit() - send one packet of a context
  * @sk: the context, locked
  * @pkt: the packet; its SREQ, if any, is guarded by the WTIMER
+ * @data: for a DATA packet, the queued skb that holds @pkt's data
  *
  * Return: 0 or -errno.
  */
-static int xtp_xmit(struct sock *sk, const struct xtp_wire_pkt *pkt)
+static int xtp_xmit(struct sock *sk, const struct xtp_wire_pkt *pkt,
+		    struct sk_buff *data)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct sk_buff *skb;
@@ -176,9 +221,13 @@ static int xtp_xmit(struct sock *sk, const struct xtp_wire_pkt *pkt)
 	if (pkt->hdr.pformat != XTP_PF_DATA &&
 	    !xtp_av_charge(sk, xtp_wire_pkt_len(pkt) + sizeof(struct iphdr)))
 		return -EAGAIN;
-	skb = xtp_alloc_pkt(pkt, GFP_ATOMIC);
+	if (data)
+		skb = xtp_data_pkt(pkt, data);
+	else
+		skb = xtp_alloc_pkt(pkt, GFP_ATOMIC);
 	if (!skb)
 		return -ENOMEM;
+	xtp_csum_out(sk, skb, pkt->hdr.options & XTP_CMD_NOCHECK);
 	skb_set_owner_w(skb, sk);
 	xtp_count_out(xs, pkt->hdr.pformat);
 	if (pkt->hdr.options & XTP_CMD_SREQ) {
@@ -267,7 +316,7 @@ int xtp_send_first(struct sock *sk)
 	if (!xs->first_sent)
 		xtp_cc_start(sk);
 	xs->first_sent = 1;
-	return xtp_xmit(sk, &pkt);
+	return xtp_xmit(sk, &pkt, NULL);
 }
 
 /**
@@ -287,7 +336,7 @@ int xtp_send_tcntl(struct sock *sk, u32 options)
 	pkt.ctl.xkey = xs->lkey;
 	pkt.traffic.service = xs->profile;
 	pkt.traffic.tformat = XTP_TFORMAT_NULL;
-	return xtp_xmit(sk, &pkt);
+	return xtp_xmit(sk, &pkt, NULL);
 }
 
 /**
@@ -331,7 +380,7 @@ int xtp_send_cntl(struct sock *sk, u32 options)
 	}
 	xs->ctl_sent = 1;
 	xs->rcv.last_nspan = nspan;
-	err = xtp_xmit(sk, &pkt);
+	err = xtp_xmit(sk, &pkt, NULL);
 	if (spans != few)
 		kfree(spans);
 	return err;
@@ -361,7 +410,7 @@ static int xtp_send_data(struct sock *sk, struct sk_buff *data, u32 options)
 	XTP_SKB_CB(data)->xmit_ns = ktime_get_ns();
 	xtp_rate_sent(sk, data);
 	xs->mib.bytes_sent += data->len;
-	return xtp_xmit(sk, &pkt);
+	return xtp_xmit(sk, &pkt, data);
 }
 
 /* The next packet to send: a lost one first, else new data. */
@@ -562,6 +611,7 @@ void xtp_send_diag_reply(struct net *net, struct sk_buff *in, u64 key,
 		ip_rt_put(rt);
 		return;
 	}
+	xtp_csum_set(skb, false);
 	skb_dst_set(skb, &rt->dst);
 	iph = skb_push(skb, sizeof(*iph));
 	skb_reset_network_header(skb);

@@ -173,7 +173,7 @@ int xtp_seg_fit(struct sock *sk, struct sk_buff_head *q, struct sk_buff *skb,
 	struct sk_buff *rest;
 
 	sock_owned_by_me(sk);
-	rest = alloc_skb(n, GFP_ATOMIC);
+	rest = xtp_data_alloc(n, GFP_ATOMIC);
 	if (!rest)
 		return -ENOMEM;
 	xtp_wmem_force(sk, rest);

@@ -436,7 +436,7 @@ static int xtp_queue_user(struct sock *sk, struct msghdr *msg, size_t size,
 			if (err)
 				break;
 		}
-		skb = alloc_skb(seg, sk->sk_allocation);
+		skb = xtp_data_alloc(seg, sk->sk_allocation);
 		if (!skb) {
 			err = -ENOBUFS;
 			break;

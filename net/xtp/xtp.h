@@ -755,6 +755,14 @@ static inline void xtp_drop(struct sock *sk, struct sk_buff *skb,
 #define XTP_DEC_STATS(net, field) \
 	this_cpu_dec(xtp_net(net)->mib->mibs[field])
 
+/*
+ * Room in front of the XTP header for what ip_queue_xmit() pushes: the IP
+ * header with up to 40 bytes of IP_OPTIONS, then the link layer.  Kernels
+ * built without tunnels or wireless have a MAX_HEADER of 32, too little
+ * for the options alone.
+ */
+#define XTP_HEADROOM	(MAX_HEADER + sizeof(struct iphdr) + MAX_IPOPTLEN)
+
 /* IP and XTP headers of a DATA packet. */
 #define XTP_DATA_OVERHEAD	(sizeof(struct iphdr) + XTP_WIRE_HDR_LEN)
 
@@ -886,6 +894,7 @@ void xtp_mem_init(void);
 /* csum.c */
 bool xtp_csum_ok(struct sk_buff *skb, unsigned int cover);
 void xtp_csum_set(struct sk_buff *skb, bool nocheck);
+void xtp_csum_out(struct sock *sk, struct sk_buff *skb, bool nocheck);
 
 /* tune.c */
 extern int sysctl_xtp_rmem[3];
@@ -942,6 +951,7 @@ int xtp_atm_add(struct sock *sk, __be32 addr, u64 key);
 void xtp_atm_release(struct sock *sk);
 
 /* output.c */
+struct sk_buff *xtp_data_alloc(u32 len, gfp_t gfp);
 int xtp_send_first(struct sock *sk);
 int xtp_send_tcntl(struct sock *sk, u32 options);
 int xtp_send_cntl(struct sock *sk, u32 options);

@@ -141,27 +141,50 @@ static long ms_since(const struct timespec *t0)
 	       (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
-/* The next XTP packet from the initiator, decoded into @p; 0 at timeout. */
+/*
+ * The next XTP packet from the initiator, decoded into @p; 0 at timeout.
+ * A packet whose CHECK its sender left to a checksumming device is seen
+ * here before any device filled it in (PACKET_AUXDATA says so): it is
+ * taken without verifying CHECK, as the kernel's input takes it.
+ */
 static int peer_recv(struct peer *pr, struct xtp_wire_pkt *p, int ms)
 {
 	struct pollfd pfd = { .fd = pr->pkt, .events = POLLIN };
+	char ctl[CMSG_SPACE(sizeof(struct tpacket_auxdata))];
+	struct iovec iov = { pr->buf, sizeof(pr->buf) };
 	struct sockaddr_ll ll;
-	socklen_t sl;
+	struct msghdr mh = {
+		.msg_name = &ll, .msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = ctl,
+	};
+	struct tpacket_auxdata aux;
+	struct cmsghdr *c;
+	unsigned int flags;
 	struct iphdr *ip;
 	ssize_t n;
 
 	for (;;) {
 		if (poll(&pfd, 1, ms) <= 0)
 			return 0;
-		sl = sizeof(ll);
-		n = recvfrom(pr->pkt, pr->buf, sizeof(pr->buf), 0,
-			     (struct sockaddr *)&ll, &sl);
+		mh.msg_namelen = sizeof(ll);
+		mh.msg_controllen = sizeof(ctl);
+		n = recvmsg(pr->pkt, &mh, 0);
 		if (n < (ssize_t)sizeof(*ip) || ll.sll_pkttype == PACKET_OUTGOING)
 			continue;
+		flags = 0;
+		for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+			if (c->cmsg_level != SOL_PACKET ||
+			    c->cmsg_type != PACKET_AUXDATA)
+				continue;
+			memcpy(&aux, CMSG_DATA(c), sizeof(aux));
+			if (aux.tp_status & TP_STATUS_CSUMNOTREADY)
+				flags = XTP_WIRE_F_NOCSUM;
+		}
 		ip = (struct iphdr *)pr->buf;
 		if (ip->protocol != IPPROTO_XTP || ip->ihl * 4 > n)
 			continue;
-		if (xtp_wire_decode(pr->buf + ip->ihl * 4, n - ip->ihl * 4, 0, p))
+		if (xtp_wire_decode(pr->buf + ip->ihl * 4, n - ip->ihl * 4,
+				    flags, p))
 			continue;
 		pr->to.sin_addr.s_addr = ip->saddr;
 		if ((s32)(p->hdr.sync - pr->echo) > 0)
@@ -194,7 +217,7 @@ static int do_spurious(int argc, char **argv)
 	struct peer pr = { .to = { .sin_family = AF_INET } };
 	struct xtp_wire_span span;
 	struct xtp_wire_pkt p, d[2];
-	int opt, delay = 500, nd = 0;
+	int opt, delay = 500, nd = 0, one = 1;
 	struct timespec t0, ts;
 
 	optind = 2;
@@ -210,7 +233,8 @@ static int do_spurious(int argc, char **argv)
 	if (!ll.sll_ifindex)
 		die("if_nametoindex");
 	pr.pkt = socket(AF_PACKET, SOCK_DGRAM, htons(ETH_P_IP));
-	if (pr.pkt < 0 || bind(pr.pkt, (struct sockaddr *)&ll, sizeof(ll)))
+	if (pr.pkt < 0 || bind(pr.pkt, (struct sockaddr *)&ll, sizeof(ll)) ||
+	    setsockopt(pr.pkt, SOL_PACKET, PACKET_AUXDATA, &one, sizeof(one)))
 		die("packet socket");
 	pr.raw = socket(AF_INET, SOCK_RAW, IPPROTO_XTP);
 	if (pr.raw < 0)

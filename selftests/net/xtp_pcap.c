@@ -7,9 +7,15 @@
  *   xtp_pcap FILE CLIENT-IPv4 [N OUT]
  *
  * With N and OUT, the N-th XTP packet (from 1) is also written to OUT as
- * raw XTP bytes, for a test to replay it.  With "keys" instead, the key
+ * raw XTP bytes, for a test to replay it, with CHECK as the wire carries
+ * it.  With "keys" instead, the key
  * names are followed by one line "keys A=<hex> B=<hex> ...", for a test
- * to address packets to a context.
+ * to address packets to a context.  With "sums", a last line counts the
+ * packets whose CHECK verifies, those whose CHECK the sender left to its
+ * device, and those whose CHECK is wrong, the IP datagrams that carried a
+ * train of several XTP packets (a capture on the sending host sees trains
+ * before segmentation), the most packets one carried and the largest XTP
+ * packet: "sums ok=N device=N bad=N trains=N most=N largest=N".
  *
  * One line per XTP packet, e.g.
  *
@@ -18,7 +24,9 @@
  *
  * Keys are named A, B, ... in order of appearance (the values are random);
  * c>s is a packet from CLIENT.  Packets the codec rejects print as
- * "BAD <reason>".  Reads pcap files with Ethernet, Linux cooked or raw IP
+ * "BAD <reason>".  A capture on the sending host sees CHECK before a
+ * device with checksum offload fills it in: zero, the seed, with the sum
+ * wrong; such a packet prints as if its CHECK verified.  Reads pcap files with Ethernet, Linux cooked or raw IP
  * link types.
  */
 #include <arpa/inet.h>
@@ -32,6 +40,8 @@
 
 static u64 keys[MAXKEYS];
 static int nkeys;
+static int sums_ok, sums_device, sums_bad;
+static size_t largest;
 
 static char key_name(u64 key)
 {
@@ -58,17 +68,30 @@ static const struct { u32 mask; const char *name; } opts[] = {
 	{ XTP_CMD_NOCHECK, "NCK" },
 };
 
-static void print_xtp(const u8 *p, size_t len, int c2s)
+/* Print one packet; 1 if its CHECK was left to the device, else 0. */
+static int print_xtp(const u8 *p, size_t len, int c2s)
 {
 	static const char letters[] = "DCFE?T?J?G";
 	struct xtp_wire_pkt pkt;
 	unsigned int i;
-	int err;
+	int err, device = 0;
 
+	if (len > largest)
+		largest = len;
 	err = xtp_wire_decode(p, len, 0, &pkt);
+	if (err == -XTP_WIRE_ECSUM && len >= XTP_WIRE_HDR_LEN &&
+	    !p[XTP_WIRE_OFF_CHECK] && !p[XTP_WIRE_OFF_CHECK + 1]) {
+		err = xtp_wire_decode(p, len, XTP_WIRE_F_NOCSUM, &pkt);
+		device = !err;
+		sums_device += device;
+	} else if (err == -XTP_WIRE_ECSUM) {
+		sums_bad++;
+	} else if (!err) {
+		sums_ok++;
+	}
 	if (err) {
 		printf("%s BAD %s\n", c2s ? "c>s" : "s>c", xtp_wire_strerror(err));
-		return;
+		return 0;
 	}
 	printf("%s %c ky%c%s dl%u sy%u sq%llu", c2s ? "c>s" : "s>c",
 	       pkt.hdr.pformat < sizeof(letters) - 1 ?
@@ -95,6 +118,7 @@ static void print_xtp(const u8 *p, size_t len, int c2s)
 		break;
 	}
 	printf("\n");
+	return device;
 }
 
 static u32 get32(const u8 *p, int swap)
@@ -110,17 +134,20 @@ int main(int argc, char **argv)
 	static u8 buf[70000];
 	struct in_addr client;
 	u32 linktype, caplen;
-	int swap, off, n = 0, want = 0;
+	int swap, off, n = 0, want = 0, device, k, trains = 0, most = 0;
+	u32 pos;
+	FILE *o;
 	FILE *f;
 
 	if (argc < 3 || argc > 5 ||
 	    inet_pton(AF_INET, argv[2], &client) != 1) {
-		fprintf(stderr, "usage: xtp_pcap FILE CLIENT-IPv4 [N OUT]\n");
+		fprintf(stderr, "usage: xtp_pcap FILE CLIENT-IPv4 [N OUT | keys | sums]\n");
 		return 2;
 	}
 	if (argc == 5)
 		want = atoi(argv[3]);
-	else if (argc == 4 && strcmp(argv[3], "keys"))
+	else if (argc == 4 && strcmp(argv[3], "keys") &&
+		 strcmp(argv[3], "sums"))
 		return 2;
 	f = fopen(argv[1], "rb");
 	if (!f || fread(buf, 1, 24, f) != 24) {
@@ -159,17 +186,37 @@ int main(int argc, char **argv)
 		tot = ip[2] << 8 | ip[3];
 		if (tot > caplen - off || ihl > tot)
 			continue;
-		print_xtp(ip + ihl, tot - ihl, !memcmp(ip + 12, &client, 4));
-		if (++n == want) {
-			FILE *o = fopen(argv[4], "wb");
+		/* A train seen before segmentation: packets back to back. */
+		for (pos = ihl, k = 0; tot - pos >= XTP_WIRE_HDR_LEN; k++) {
+			u8 *p = buf + off + pos, *d = p + XTP_WIRE_OFF_DLEN;
+			u32 plen = XTP_WIRE_HDR_LEN +
+				   ((u32)d[0] << 24 | d[1] << 16 | d[2] << 8 | d[3]);
 
-			if (!o || fwrite(ip + ihl, 1, tot - ihl, o) != tot - ihl)
+			if (plen > tot - pos || tot - pos - plen < XTP_WIRE_HDR_LEN)
+				plen = tot - pos;
+			device = print_xtp(p, plen,
+					   !memcmp(ip + 12, &client, 4));
+			pos += plen;
+			if (++n != want)
+				continue;
+			/* Written as the wire carries it: CHECK filled in. */
+			if (device)
+				xtp_wire_csum_set(p, plen);
+			o = fopen(argv[4], "wb");
+			if (!o || fwrite(p, 1, plen, o) != plen)
 				return 1;
 			fclose(o);
 		}
+		if (k > 1)
+			trains++;
+		if (k > most)
+			most = k;
 	}
 	fclose(f);
-	if (argc == 4) {
+	if (argc == 4 && !strcmp(argv[3], "sums")) {
+		printf("sums ok=%d device=%d bad=%d trains=%d most=%d largest=%zu\n",
+		       sums_ok, sums_device, sums_bad, trains, most, largest);
+	} else if (argc == 4) {
 		printf("keys");
 		for (n = 0; n < nkeys; n++)
 			printf(" %c=%llx", 'A' + n, (unsigned long long)keys[n]);
