@@ -52,9 +52,11 @@ const struct xtp_cc_ops *xtp_cc_find(int id)
  */
 u32 xtp_cc_init_window(const struct xtp_sock *xs)
 {
+	u32 seg = xtp_seg_limit(xs);
+
 	if (xs->cc.init_trainsize)
 		return xs->cc.init_trainsize;
-	return xs->cc.id == XTP_CC_SCC ? xs->maxdata : 10 * xs->maxdata;
+	return xs->cc.id == XTP_CC_SCC ? seg : 10 * seg;
 }
 
 /**
@@ -168,7 +170,7 @@ void xtp_pacing_sent(struct sock *sk, u32 len)
 
 	if (xs->cc.ops->pacing_rate) {
 		rate = xtp_bbr_rate_floor(xs->cc.ops->pacing_rate(sk),
-					  xs->maxdata, xs->rtt.srtt_us);
+					  xtp_seg_limit(xs), xs->rtt.srtt_us);
 	} else {
 		if (!xs->cc.ops->paced || !xs->rtt.srtt_us) {
 			xs->cc.pacing_rate = 0;

@@ -38,17 +38,17 @@ static void xtp_cc_bbr_handshake_end(struct sock *sk, u32 k, bool lost)
 	struct xtp_sock *xs = xtp_sk(sk);
 
 	if (k > 2)
-		xs->cc.cwnd = xtp_in_flight(xs) + xs->maxdata;
+		xs->cc.cwnd = xtp_in_flight(xs) + xtp_seg_limit(xs);
 }
 
 static void xtp_cc_bbr_sample(struct sock *sk, const struct xtp_rate_sample *rs)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
-	u32 cwnd;
+	u32 seg = xtp_seg_limit(xs), cwnd;
 
 	xtp_bbr_update(&xs->cc.bbr, rs, xs->cc.delivered, xtp_in_flight(xs),
-		       xs->maxdata, ktime_get_ns());
-	cwnd = xtp_bbr_cwnd(&xs->cc.bbr, xs->maxdata);
+		       seg, ktime_get_ns());
+	cwnd = xtp_bbr_cwnd(&xs->cc.bbr, seg);
 	if (cwnd && (cwnd > xs->cc.cwnd || xs->cc.bbr.full_bw_reached ||
 		     xs->cc.bbr.mode == XTP_BBR_PROBE_RTT))
 		xs->cc.cwnd = cwnd;

@@ -44,7 +44,7 @@ static void xtp_newreno_acked(struct sock *sk, u32 bytes)
 	if (xs->cc.app_limited)
 		return;
 	if (xs->cc.cwnd < xs->cc.ssthresh) {
-		xs->cc.cwnd += min_t(u32, bytes, 2 * xs->maxdata);
+		xs->cc.cwnd += min_t(u32, bytes, 2 * xtp_seg_limit(xs));
 		xs->mib.xp_inc++;
 		return;
 	}
@@ -52,7 +52,7 @@ static void xtp_newreno_acked(struct sock *sk, u32 bytes)
 	xs->mib.lin_inc++;
 	if (xs->cc.cwnd_count >= xs->cc.cwnd) {
 		xs->cc.cwnd_count -= xs->cc.cwnd;
-		xs->cc.cwnd += xs->maxdata;
+		xs->cc.cwnd += xtp_seg_limit(xs);
 	}
 }
 
@@ -64,7 +64,7 @@ static void xtp_newreno_decrease(struct xtp_sock *xs, u32 num, u32 den)
 	else
 		xs->mib.lin_dec++;
 	xs->cc.ssthresh = max_t(u32, div_u64((u64)xs->cc.cwnd * num, den),
-				2 * xs->maxdata);
+				2 * xtp_seg_limit(xs));
 	xs->cc.cwnd = xs->cc.ssthresh;
 	xs->cc.cwnd_count = 0;
 }
@@ -100,7 +100,7 @@ static void xtp_veno_loss(struct sock *sk)
 		queued = div_u64((u64)xs->cc.cwnd *
 				 (xs->rtt.srtt_us - xs->rtt.min_rtt_us),
 				 xs->rtt.srtt_us);
-	if (queued >= XTP_VENO_QUEUED * xs->maxdata)
+	if (queued >= XTP_VENO_QUEUED * xtp_seg_limit(xs))
 		xtp_newreno_recover(xs, 1, 2);
 	else if (xtp_newreno_recover(xs, 4, 5))
 		xs->mib.random_losses++;
@@ -116,7 +116,7 @@ static void xtp_newreno_handshake_end(struct sock *sk, u32 k, bool lost)
 		return;
 	}
 	xtp_newreno_decrease(xs, 1, 2);
-	xs->cc.cwnd = xs->maxdata;
+	xs->cc.cwnd = xtp_seg_limit(xs);
 	xs->cc.in_recovery = 0;
 }
 

@@ -25,7 +25,7 @@ static void xtp_scc_op_init(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	xtp_scc_init(&xs->cc.scc, xs->maxdata, xtp_cc_init_window(xs),
+	xtp_scc_init(&xs->cc.scc, xtp_seg_limit(xs), xtp_cc_init_window(xs),
 		     xtp_cc_init_thresh(xs));
 	xtp_scc_sync(xs);
 }

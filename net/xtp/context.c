@@ -129,6 +129,7 @@ void xtp_ctx_init(struct sock *sk)
 	xs->snd.una = 0;
 	xs->snd.nxt = 0;
 	xs->snd.alloc = 0;
+	xs->snd.max_wnd = 0;
 	xs->snd.queued = 0;
 	xs->sync = 0;
 	xs->echo = 0;

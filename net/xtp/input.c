@@ -289,7 +289,7 @@ static void xtp_ack(struct sock *sk, const struct xtp_wire_pkt *pkt)
 		xtp_write_space(sk);
 	}
 	if (pkt->ctl.alloc > xs->snd.alloc) {
-		xs->snd.alloc = pkt->ctl.alloc;
+		xtp_snd_alloc(xs, pkt->ctl.alloc);
 		xs->fc_blocked = 0;
 	}
 	if (pkt->hdr.pformat == XTP_PF_ECNTL)
@@ -527,10 +527,9 @@ static struct sock *xtp_child_new(struct sock *sk, struct sk_buff *skb,
 	inet->inet_dport = htons(pkt->addr.srcport);
 	inet_sk_set_state(child, XTP_SS_ACTIVE);
 	xs->pkey = pkt->hdr.key;
-	xs->snd.alloc = pkt->hdr.seq;
+	xtp_snd_alloc(xs, pkt->hdr.seq);
 	xs->echo = pkt->hdr.sync;
 	xs->rcv.nxt = XTP_FIRST_SEGS_LEN;
-	xtp_cc_start(child);
 	return child;
 }
 
@@ -564,6 +563,9 @@ static int xtp_child_attach(struct sock *child, struct sk_buff *skb,
 		return err;
 	}
 	sk_setup_caps(child, &rt->dst);
+	/* The controllers count in packets of the route's size. */
+	xtp_seg_max(child);
+	xtp_cc_start(child);
 	err = xtp_atm_add(child, iph->saddr, pkt->hdr.key);
 	if (err) {
 		XTP_INC_STATS(net, XTP_MIB_ATMFULL);

@@ -892,7 +892,7 @@ static void xtp_recovery_loss_cuts_window(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xs->cc.ops->id, XTP_CC_NEWRENO);
 	xtp_kt_rtx_setup(sk, 1000, 10 * USEC_PER_SEC);
 	cwnd = xs->cc.cwnd;
-	want = max_t(u32, cwnd / 2, 2 * xs->maxdata);
+	want = max_t(u32, cwnd / 2, 2 * xtp_seg_limit(xs));
 	xtp_kt_sent(test, sk, 1000, 100, base, false);
 	xtp_kt_sent(test, sk, 1100, 100, base + 10 * NSEC_PER_MSEC, false);
 	xtp_kt_sent(test, sk, 1200, 100, base + 20 * NSEC_PER_MSEC, false);
@@ -1194,7 +1194,7 @@ static void xtp_pmtu_blackhole(struct kunit *test)
 
 	lock_sock(sk);
 	xtp_kt_rtx_setup(sk, 1000, 100);
-	xtp_kt_sent(test, sk, 1000, xs->maxdata, 0, false);
+	xtp_kt_sent(test, sk, 1000, xtp_seg_limit(xs), 0, false);
 	xtp_kt_stuck(sk, true);
 	xtp_kt_stuck(sk, true);
 	KUNIT_EXPECT_EQ(test, xs->probe_data, 0);

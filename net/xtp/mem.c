@@ -19,8 +19,11 @@ DEFINE_PER_CPU(int, xtp_memory_per_cpu_fw_alloc);
 struct percpu_counter xtp_sockets_allocated;
 unsigned long xtp_memory_pressure;
 long sysctl_xtp_mem[3];
-/* The most one forced charge may overdraw (xtp_rmem_schedule()). */
-#define XTP_MEM_FORCE_MAX	(16 * 1024)
+/*
+ * The most one forced charge may overdraw (xtp_rmem_schedule()): one of
+ * the largest packets a sender queues (%XTP_SEG_ALLOC_MAX), with room.
+ */
+#define XTP_MEM_FORCE_MAX	SKB_TRUESIZE(SZ_16K)
 
 /* The core calls this when the total passes net.xtp.mem[1]. */
 void xtp_enter_memory_pressure(struct sock *sk)

@@ -313,8 +313,11 @@ int xtp_send_first(struct sock *sk)
 		XTP_SKB_CB(data)->xmit_ns = ktime_get_ns();
 		xtp_rate_sent(sk, data);
 	}
-	if (!xs->first_sent)
+	if (!xs->first_sent) {
+		/* The controllers count in packets of the route's size. */
+		xtp_seg_max(sk);
 		xtp_cc_start(sk);
+	}
 	xs->first_sent = 1;
 	return xtp_xmit(sk, &pkt, NULL);
 }

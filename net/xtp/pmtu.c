@@ -52,16 +52,25 @@ static u32 xtp_mtu_to_data(struct sock *sk, u32 mtu)
  * @xs: the context
  *
  * Unlike xtp_seg_max() it does not read the route again, which only the
- * socket's owner may do.
+ * socket's owner may do.  Before a route, Ethernet's %XTP_DEFAULT_MAXDATA.
+ * The congestion controllers count in packets of this size.
  *
  * Return: bytes.
  */
 u32 xtp_seg_limit(const struct xtp_sock *xs)
 {
-	u32 seg = xs->maxdata;
+	u32 seg = min_t(u32, xs->maxdata, XTP_SEG_ALLOC_MAX);
 
-	if (xs->mtu_data)
-		seg = min_t(u32, seg, xs->mtu_data);
+	seg = min_t(u32, seg, xs->mtu_data ?: XTP_DEFAULT_MAXDATA);
+	/*
+	 * As TCP's MSS, at most half the largest window the peer offered,
+	 * so that a small receive buffer still takes packets; never below
+	 * Ethernet's size for that, the size packets had before they grew
+	 * with the path.
+	 */
+	if (xs->snd.max_wnd)
+		seg = min_t(u32, seg, max_t(u32, xs->snd.max_wnd / 2,
+					    XTP_DEFAULT_MAXDATA));
 	if (xs->probe_data)
 		seg = min_t(u32, seg, xs->probe_data);
 	return seg;
@@ -129,11 +138,25 @@ void xtp_ecntl_note(struct xtp_sock *xs, const struct xtp_wire_pkt *pkt)
 EXPORT_SYMBOL_IF_KUNIT(xtp_ecntl_note);
 
 /**
+ * xtp_snd_alloc() - the peer's ALLOC moved up
+ * @xs: the context
+ * @alloc: the new ALLOC
+ */
+void xtp_snd_alloc(struct xtp_sock *xs, u64 alloc)
+{
+	xs->snd.alloc = alloc;
+	if (alloc > xs->snd.una)
+		xs->snd.max_wnd = max_t(u32, xs->snd.max_wnd,
+					min_t(u64, alloc - xs->snd.una,
+					      U32_MAX));
+}
+
+/**
  * xtp_seg_max() - largest payload a packet of @sk may carry now
  * @sk: the context, locked
  *
- * The least of XTPSOCK_MAXDATA, what the cached route's MTU takes and the
- * black-hole limit.  The route is read again whenever its MTU changed.
+ * The least of XTPSOCK_MAXDATA, what the cached route's MTU takes, what
+ * one queued skb holds and the black-hole limit.  The route is read again whenever its MTU changed.
  *
  * Return: bytes.
  */

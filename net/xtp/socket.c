@@ -29,7 +29,7 @@ static int xtp_init_sock(struct sock *sk)
 	xs->close.method = XTP_TEARDOWN_ABBREV;
 	xs->service = XTP_SERVICE_DEFAULT;
 	xs->profile = XTP_SVC_STREAM;
-	xs->maxdata = XTP_DEFAULT_MAXDATA;
+	xs->maxdata = XTP_MAX_MAXDATA;
 	xs->sreq_freq = XTP_DEFAULT_SREQFREQ;
 	xs->ctimer_tmo = XTP_DEFAULT_CTIMER;
 	xs->ctimeout_tmo = XTP_DEFAULT_CTIMEOUT;
@@ -964,7 +964,7 @@ static int xtp_setsockopt_int(struct sock *sk, int optname, int val)
 		xs->close.method = val;
 		return 0;
 	case XTPSOCK_MAXDATA:
-		if (val < XTP_FIRST_SEGS_LEN + 1 || val > XTP_DEFAULT_MAXDATA)
+		if (val < XTP_FIRST_SEGS_LEN + 1 || val > XTP_MAX_MAXDATA)
 			return -EINVAL;
 		xs->maxdata = val;
 		return 0;
@@ -985,7 +985,8 @@ static int xtp_setsockopt_int(struct sock *sk, int optname, int val)
 		return 0;
 	case XTPSOCK_LN_THRESH:
 	case XTPSOCK_INIT_TRAINSIZE:
-		if (val < xs->maxdata)
+		/* At least a packet: one of Ethernet's while unconnected. */
+		if (val < xtp_seg_limit(xs))
 			return -EINVAL;
 		if (optname == XTPSOCK_LN_THRESH)
 			xs->cc.ln_thresh = val;
@@ -1074,7 +1075,8 @@ static int xtp_getsockopt_int(struct sock *sk, int optname, int *val)
 		*val = xs->service;
 		break;
 	case XTPSOCK_MAXDATA:
-		*val = xs->maxdata;
+		/* As TCP_MAXSEG: what the path lets the option allow. */
+		*val = xtp_seg_limit(xs);
 		break;
 	case XTPSOCK_LN_THRESH:
 		*val = min_t(u32, xtp_cc_init_thresh(xs), INT_MAX);

@@ -45,6 +45,7 @@
 
 #include <linux/hrtimer.h>
 #include <linux/rhashtable-types.h>
+#include <linux/sizes.h>
 #include <linux/skbuff.h>
 #include <linux/timer.h>
 #include <linux/types.h>
@@ -345,6 +346,8 @@ struct xtp_rtt_slot {
  * @una: lowest sequence number not acknowledged (the peer's RSEQ)
  * @nxt: next sequence number to send
  * @alloc: the peer's ALLOC: we must not send this sequence number
+ * @max_wnd: the largest window the peer offered (@alloc - @una), 0 before
+ *	its first ALLOC
  * @write_seq: sequence number of the next byte the application writes
  * @close_una: @una when the closed context's CTIMEOUT was last armed: an
  *	orphan that still makes progress is not given up
@@ -358,6 +361,7 @@ struct xtp_snd {
 	u64 write_seq;
 	u64 close_una;
 	u32 queued;
+	u32 max_wnd;
 	struct sk_buff_head rtx;
 };
 
@@ -599,7 +603,8 @@ struct xtp_counters {
  * @assoc_set: the application chose @assoc_type (a listener's children
  *	keep it; otherwise they follow the initiator's FIRST)
  * @peer_hashed: @peer_node is in &xtp_net.peers
- * @maxdata: largest DATA payload the application allows (XTPSOCK_MAXDATA)
+ * @maxdata: largest DATA payload the application allows (XTPSOCK_MAXDATA);
+ *	the path and %XTP_SEG_ALLOC_MAX may allow less (xtp_seg_limit())
  * @mtu_data: largest payload the route's MTU takes, 0 before a route
  * @probe_data: largest payload since a PMTU black hole was suspected,
  *	0 for none
@@ -768,7 +773,18 @@ static inline void xtp_drop(struct sock *sk, struct sk_buff *skb,
 
 /* Protocol defaults (thesis values; times in ms). */
 #define XTP_DEFAULT_WINDOW	90000
+/* DATA payload until a route tells the path's: Ethernet's. */
 #define XTP_DEFAULT_MAXDATA	1448
+/* Largest XTPSOCK_MAXDATA: the payload one IPv4 datagram carries. */
+#define XTP_MAX_MAXDATA		(U16_MAX - XTP_DATA_OVERHEAD)
+/*
+ * Largest payload of one queued skb, its linear buffer an order-2
+ * allocation: paths with a large MTU (loopback, jumbo frames) carry
+ * fewer, larger packets, without the costly orders that fail under
+ * fragmentation.
+ */
+#define XTP_SEG_ALLOC_MAX	\
+	(SKB_WITH_OVERHEAD(SZ_16K) - XTP_HEADROOM - XTP_WIRE_HDR_LEN)
 #define XTP_FIRST_SEGS_LEN	(XTP_WIRE_ADDR4_LEN + XTP_WIRE_TSPEC0_LEN)
 #define XTP_DEFAULT_CTIMER	60000
 #define XTP_DEFAULT_CTIMEOUT	42000
@@ -996,6 +1012,7 @@ static inline bool xtp_timer_pending(const struct xtp_sock *xs,
 
 /* pmtu.c */
 u32 xtp_seg_limit(const struct xtp_sock *xs);
+void xtp_snd_alloc(struct xtp_sock *xs, u64 alloc);
 u32 xtp_ecntl_spans_max(const struct xtp_sock *xs);
 void xtp_ecntl_note(struct xtp_sock *xs, const struct xtp_wire_pkt *pkt);
 u32 xtp_seg_max(struct sock *sk);

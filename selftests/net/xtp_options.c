@@ -61,6 +61,7 @@ struct pkt {
 	uint32_t sync;
 	uint64_t seq;
 	int len;		/* XTP bytes in raw */
+	int wire;		/* XTP bytes in the packet */
 	uint8_t raw[1600];
 };
 
@@ -194,8 +195,8 @@ static int cap_open(struct capture *cap)
  */
 static void cap_drain(struct capture *cap)
 {
+	static uint8_t buf[65536];
 	struct in_addr client;
-	uint8_t buf[2048];
 	ssize_t n;
 
 	inet_pton(AF_INET, CLIENT_IP, &client);
@@ -209,10 +210,7 @@ static void cap_drain(struct capture *cap)
 		p = &cap->p[cap->n++];
 		p->c2s = !memcmp(buf + 12, &client, 4);
 		p->ihl = ihl;
-		p->len = n - ihl;
-		if (p->len > (int)sizeof(p->raw))
-			p->len = sizeof(p->raw);
-		memcpy(p->raw, buf + ihl, p->len);
+		p->wire = n - ihl;
 		/*
 		 * On loopback the module leaves CHECK to the device, which
 		 * sums nothing there: the packet arrives taken as summed,
@@ -220,13 +218,17 @@ static void cap_drain(struct capture *cap)
 		 * packet, so that a replay of it is the packet the wire
 		 * would carry.
 		 */
-		if (!p->raw[16] && !p->raw[17] && p->len == n - ihl &&
-		    sum16(p->raw, p->len) != 0xffff) {
-			uint16_t c = ~sum16(p->raw, p->len);
+		if (!buf[ihl + 16] && !buf[ihl + 17] &&
+		    sum16(buf + ihl, p->wire) != 0xffff) {
+			uint16_t c = ~sum16(buf + ihl, p->wire);
 
-			p->raw[16] = c >> 8;
-			p->raw[17] = c & 0xff;
+			buf[ihl + 16] = c >> 8;
+			buf[ihl + 17] = c & 0xff;
 		}
+		p->len = p->wire;
+		if (p->len > (int)sizeof(p->raw))
+			p->len = sizeof(p->raw);
+		memcpy(p->raw, buf + ihl, p->len);
 		cmd = get32(p->raw + 8);
 		p->pformat = cmd & 0x1f;
 		p->opts = cmd & 0xffff0000u;
@@ -324,7 +326,11 @@ static int transfer(FIXTURE_DATA(xo) *self, size_t len)
 	return memcmp(payload, got, len) ? -1 : 0;
 }
 
-/* XTPSOCK_MAXDATA: no DATA payload beyond it; 25..1448 accepted. */
+/*
+ * XTPSOCK_MAXDATA: no DATA payload beyond it; 25..65483 accepted.  Read
+ * before there is a route it gives Ethernet's 1448, whatever larger value
+ * was set.
+ */
 TEST_F(xo, maxdata_bounds_data_packets)
 {
 	struct optval o[] = { { XTPSOCK_MAXDATA, 100 } };
@@ -334,8 +340,10 @@ TEST_F(xo, maxdata_bounds_data_packets)
 	ASSERT_LE(0, self->c);
 	EXPECT_EQ(-1, set_opt(self->c, XTPSOCK_MAXDATA, 24));
 	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(-1, set_opt(self->c, XTPSOCK_MAXDATA, 1449));
+	EXPECT_EQ(-1, set_opt(self->c, XTPSOCK_MAXDATA, 65484));
 	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(1448, get_opt(self->c, XTPSOCK_MAXDATA));
+	EXPECT_EQ(0, set_opt(self->c, XTPSOCK_MAXDATA, 65483));
 	EXPECT_EQ(1448, get_opt(self->c, XTPSOCK_MAXDATA));
 	close(self->c);
 	ASSERT_EQ(0, open_pair(self, o, 1));
@@ -352,6 +360,37 @@ TEST_F(xo, maxdata_bounds_data_packets)
 	EXPECT_EQ(0, over);
 	EXPECT_EQ(100, max);
 	EXPECT_LE(10, n);
+}
+
+/*
+ * Loopback's 64 KB MTU takes DATA packets as large as one queued skb
+ * holds (an order-2 allocation, less its overhead): both ends read that
+ * size, and 100 KB go in full packets of it but for the last.
+ */
+TEST_F(xo, maxdata_follows_the_route)
+{
+	int n = 0, full = 0, bytes = 0, bad = 0, seg;
+	struct pkt *p;
+
+	ASSERT_EQ(0, open_pair(self, NULL, 0));
+	seg = get_opt(self->c, XTPSOCK_MAXDATA);
+	TH_LOG("MAXDATA over loopback %d", seg);
+	EXPECT_LT(1448, seg);
+	EXPECT_GT(16384 - HDR_LEN, seg);
+	EXPECT_EQ(seg, get_opt(self->s, XTPSOCK_MAXDATA));
+	ASSERT_EQ(0, transfer(self, 100000));
+	cap_drain(&self->cap);
+	for (; (p = cap_find(&self->cap, 1, PF_DATA, n)); n++) {
+		full += (int)p->dlen == seg;
+		bytes += p->dlen;
+		bad += p->wire != HDR_LEN + (int)p->dlen || (int)p->dlen > seg;
+	}
+	TH_LOG("%d DATA packets, %d of %d bytes, %d bytes", n, full, seg,
+	       bytes);
+	EXPECT_EQ(100000 / seg, full);
+	EXPECT_EQ(100000 / seg + 1, n);
+	EXPECT_EQ(100000, bytes);
+	EXPECT_EQ(0, bad);
 }
 
 /*
@@ -387,7 +426,8 @@ TEST_F(xo, ip_options_on_every_packet)
 	}
 	TH_LOG("client packets with options %d, server's without %d, other %d",
 	       with, without, other);
-	EXPECT_LE(100000 / 1448 + 1, with);	/* the FIRST and the DATA */
+	/* the FIRST and the DATA */
+	EXPECT_LE(100000 / get_opt(self->c, XTPSOCK_MAXDATA) + 1, with);
 	EXPECT_LE(1, without);
 	EXPECT_EQ(0, other);
 }
@@ -456,8 +496,10 @@ TEST_F(xo, checksum_covers_payload_by_default)
  */
 TEST_F(xo, sreqfreq_spaces_sreqs)
 {
+	/* Ethernet's packets, as the thesis counts them, on loopback too. */
 	struct optval o[] = { { XTPSOCK_RTT_NODECOUPLE, 1 },
-			      { XTPSOCK_SREQFREQ, 4 } };
+			      { XTPSOCK_SREQFREQ, 4 },
+			      { XTPSOCK_MAXDATA, 1448 } };
 	int n = 0, reqs = 0, gap = 0, maxgap = 0, full = 0;
 	uint32_t last_edge = 0;
 	struct pkt *p;
@@ -468,7 +510,7 @@ TEST_F(xo, sreqfreq_spaces_sreqs)
 	EXPECT_EQ(-1, set_opt(self->c, XTPSOCK_SREQFREQ, 0));
 	EXPECT_EQ(EINVAL, errno);
 	close(self->c);
-	ASSERT_EQ(0, open_pair(self, o, 2));
+	ASSERT_EQ(0, open_pair(self, o, 3));
 	EXPECT_EQ(4, get_opt(self->c, XTPSOCK_SREQFREQ));
 	ASSERT_EQ(0, transfer(self, 100000));
 	cap_drain(&self->cap);
@@ -502,7 +544,8 @@ static void edge_run(struct __test_metadata *_metadata,
 		     FIXTURE_DATA(xo) *self, bool nodecouple, int *edges,
 		     int *sreqs, int *n)
 {
-	struct optval o[] = { { XTPSOCK_RTT_CACHE_SIZE, 1 },
+	struct optval o[] = { { XTPSOCK_MAXDATA, 1448 },
+			      { XTPSOCK_RTT_CACHE_SIZE, 1 },
 			      { XTPSOCK_SREQFREQ, 1 },
 			      { XTPSOCK_RTT_NODECOUPLE, 1 } };
 	struct xtp_mibstat m;
@@ -510,7 +553,7 @@ static void edge_run(struct __test_metadata *_metadata,
 	struct pkt *p;
 
 	*edges = *sreqs = *n = 0;
-	ASSERT_EQ(0, open_pair(self, o, nodecouple ? 3 : 2));
+	ASSERT_EQ(0, open_pair(self, o, nodecouple ? 4 : 3));
 	EXPECT_EQ(nodecouple, get_opt(self->c, XTPSOCK_RTT_NODECOUPLE));
 	ASSERT_EQ(0, transfer(self, 60000));
 	cap_drain(&self->cap);
@@ -604,9 +647,10 @@ static int scc_run(struct __test_metadata *_metadata, FIXTURE_DATA(xo) *self,
 	struct optval o[] = { { XTPSOCK_CONGESTION, XTP_CC_SCC },
 			      { XTPSOCK_SREQFREQ, 99 },
 			      { XTPSOCK_WTIMER_TMO, 2000 },
+			      { XTPSOCK_MAXDATA, 1448 },
 			      { XTPSOCK_LN_THRESH, thresh } };
 
-	if (open_pair(self, o, thresh ? 4 : 3) || transfer(self, 100000) ||
+	if (open_pair(self, o, thresh ? 5 : 4) || transfer(self, 100000) ||
 	    get_mib(self->c, m))
 		return -1;
 	TH_LOG("LN_THRESH %d: threshold %u, exp %llu, lin %llu, window %u, handshakes %llu",
