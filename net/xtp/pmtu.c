@@ -301,12 +301,19 @@ void xtp_mtu_handshake_end(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct sk_buff *head = skb_peek(&xs->snd.rtx);
+	struct dst_entry *dst = __sk_dst_get(sk);
 	u32 seg = xtp_seg_limit(xs);
 	u64 prev_ns = xs->stuck_ns;
 
 	xs->stuck_ns = ktime_get_ns();
+	/*
+	 * Loopback has no black hole: what it loses is a receiver's memory
+	 * (mem.c), and smaller packets would only slow the drain that
+	 * ends the pressure.
+	 */
 	if (!head || xs->snd.una != xs->stuck_una || head->len < seg ||
-	    seg <= XTP_MIN_PROBE_DATA) {
+	    seg <= XTP_MIN_PROBE_DATA ||
+	    (dst && dst->dev->flags & IFF_LOOPBACK)) {
 		xs->stuck_una = xs->snd.una;
 		xs->stuck_count = 0;
 		return;

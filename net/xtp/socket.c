@@ -423,6 +423,14 @@ static int xtp_queue_user(struct sock *sk, struct msghdr *msg, size_t size,
 	while (copied < size) {
 		u32 seg = xtp_seg_max(sk);
 
+		/*
+		 * Under memory pressure the core forces a stream socket's
+		 * charge beyond the limit once it is at its send buffer: a
+		 * packet of Ethernet's size overdraws it least.
+		 */
+		if (sk_under_memory_pressure(sk))
+			seg = min_t(u32, seg, XTP_DEFAULT_MAXDATA);
+
 		/* A FIRST's segments take room from its data. */
 		if (xs->first_pending &&
 		    xs->snd.write_seq == XTP_FIRST_SEGS_LEN)
