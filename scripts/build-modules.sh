@@ -48,8 +48,9 @@ set +e
 } >"$log" 2>&1
 rc=$?
 set -e
-if [ $rc -ne 0 ] || grep -qE 'warning:|error:' "$log"; then
-	grep -E 'warning:|error:|Error' "$log" | head -30 >&2
+# modpost says ERROR: (an undefined symbol) where the compiler says error:.
+if [ $rc -ne 0 ] || grep -qiE 'warning:|error:' "$log"; then
+	grep -iE 'warning:|error:' "$log" | head -30 >&2
 	exit 1
 fi
 ls "$out/net/xtp/xtp.ko" "$out/net/xtp/xtp_diag.ko" "$out/net/mtp/mtp.ko" \

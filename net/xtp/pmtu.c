@@ -75,6 +75,7 @@ u32 xtp_seg_limit(const struct xtp_sock *xs)
 		seg = min_t(u32, seg, xs->probe_data);
 	return seg;
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_seg_limit);
 
 /**
  * xtp_ecntl_spans_max() - how many spans an ECNTL of @xs may list

@@ -48,10 +48,12 @@ static int serve_idstr(int port, int len, int app)
 		id[i] = 'a' + i % 26;
 	me.sin_port = htons(port);
 	fd = socket(AF_INET, SOCK_MTP, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&me, sizeof(me)) ||
+	/* Options first: a request before them would get the default. */
+	if (fd < 0 ||
 	    (!app && setsockopt(fd, SOL_MTP, MTP_IDSTR, id, len)) ||
 	    (app && setsockopt(fd, SOL_MTP, MTP_KERNEL_PING, &zero,
-			       sizeof(zero)))) {
+			       sizeof(zero))) ||
+	    bind(fd, (struct sockaddr *)&me, sizeof(me))) {
 		perror("mtp_rawreq: idstr server");
 		return 1;
 	}

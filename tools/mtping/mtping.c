@@ -60,8 +60,13 @@ static int server(unsigned short port)
 
 	me.sin_port = htons(port);
 	fd = socket(AF_INET, SOCK_MTP, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&me, sizeof(me)) ||
-	    setsockopt(fd, SOL_MTP, MTP_KERNEL_PING, &off, sizeof(off))) {
+	/*
+	 * The kernel's answer off before the port is bound: a request that
+	 * came in between would get the kernel's IDSTR, not ours.
+	 */
+	if (fd < 0 ||
+	    setsockopt(fd, SOL_MTP, MTP_KERNEL_PING, &off, sizeof(off)) ||
+	    bind(fd, (struct sockaddr *)&me, sizeof(me))) {
 		return fail("server");
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
