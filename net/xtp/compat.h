@@ -45,4 +45,11 @@
 #define xtp_msg_spliced(msg)	iov_iter_is_kvec(&(msg)->msg_iter)
 #endif
 
+/* The GSO entry points moved from <linux/netdevice.h> in 6.5. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#include <net/gso.h>
+#else
+#include <linux/netdevice.h>
+#endif
+
 #endif /* _NET_XTP_COMPAT_H */

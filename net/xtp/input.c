@@ -757,6 +757,23 @@ static enum skb_drop_reason xtp_rcv_allowed(struct sock *sk,
 }
 
 /*
+ * The most the backlog and the receive queue may hold together, in
+ * truesize.  The window keeps unread data within SO_RCVBUF
+ * (xtp_rcv_alloc()), but the backlog's length also counts what
+ * __release_sock() has moved to the receive queue until the backlog is
+ * empty: a window's worth that comes in one burst (a train, offload.c)
+ * while the reader holds the socket counts twice.  Twice the receive
+ * buffer takes that; the send buffer, as TCP's limit, the CNTLs that
+ * answer our own data.
+ */
+static u32 xtp_backlog_limit(const struct sock *sk)
+{
+	u64 limit = 2ULL * READ_ONCE(sk->sk_rcvbuf) + READ_ONCE(sk->sk_sndbuf);
+
+	return min_t(u64, limit, UINT_MAX);
+}
+
+/*
  * Hand @skb to @sk (referenced; the reference is dropped here).  A
  * listener clones its child with sk_clone_lock(), which takes the child's
  * lock of the same class while we hold the listener's: like TCP, take
@@ -775,8 +792,7 @@ static void xtp_deliver(struct sock *sk, struct sk_buff *skb)
 	bh_lock_sock_nested(sk);
 	if (!sock_owned_by_user(sk)) {
 		xtp_backlog_rcv(sk, skb);
-	} else if (sk_add_backlog(sk, skb, READ_ONCE(sk->sk_rcvbuf) +
-				  READ_ONCE(sk->sk_sndbuf))) {
+	} else if (sk_add_backlog(sk, skb, xtp_backlog_limit(sk))) {
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_RCVBUFERRORS);
 		xtp_drop(sk, skb, SKB_DROP_REASON_SOCKET_BACKLOG);
 	}
@@ -835,7 +851,7 @@ static int xtp_rcv_decode(struct sk_buff *skb, struct xtp_wire_pkt *pkt)
 	return xtp_wire_decode(skb->data, skb->len, XTP_WIRE_F_NOCSUM, pkt);
 }
 
-static int xtp_rcv(struct sk_buff *skb)
+static int xtp_rcv_one(struct sk_buff *skb)
 {
 	enum skb_drop_reason reason = SKB_DROP_REASON_NO_SOCKET;
 	struct net *net = dev_net(skb->dev);
@@ -881,6 +897,20 @@ static int xtp_rcv(struct sk_buff *skb)
 	return 0;
 drop:
 	xtp_drop(NULL, skb, reason);
+	return 0;
+}
+
+/* A train that came whole (offload.c) is taken packet by packet. */
+static int xtp_rcv(struct sk_buff *skb)
+{
+	struct sk_buff *seg, *next;
+
+	if (!skb_is_gso(skb))
+		return xtp_rcv_one(skb);
+	skb_list_walk_safe(xtp_train_split(skb), seg, next) {
+		skb_mark_not_on_list(seg);
+		xtp_rcv_one(seg);
+	}
 	return 0;
 }
 

@@ -206,15 +206,16 @@ static struct sk_buff *xtp_data_pkt(const struct xtp_wire_pkt *pkt,
  * @sk: the context, locked
  * @pkt: the packet; its SREQ, if any, is guarded by the WTIMER
  * @data: for a DATA packet, the queued skb that holds @pkt's data
+ * @train: for DATA, a train to add the packet to, or NULL to send it now
  *
  * Return: 0 or -errno.
  */
 static int xtp_xmit(struct sock *sk, const struct xtp_wire_pkt *pkt,
-		    struct sk_buff *data)
+		    struct sk_buff *data, struct xtp_train *train)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
+	struct xtp_train one = {};
 	struct sk_buff *skb;
-	int err;
 
 	sock_owned_by_me(sk);
 	/* DATA paid in xtp_push(); the rest now, or it stays. */
@@ -228,7 +229,6 @@ static int xtp_xmit(struct sock *sk, const struct xtp_wire_pkt *pkt,
 	if (!skb)
 		return -ENOMEM;
 	xtp_csum_out(sk, skb, pkt->hdr.options & XTP_CMD_NOCHECK);
-	skb_set_owner_w(skb, sk);
 	xtp_count_out(xs, pkt->hdr.pformat);
 	if (pkt->hdr.options & XTP_CMD_SREQ) {
 		xtp_rtt_sent(xs, pkt->hdr.sync);
@@ -237,8 +237,10 @@ static int xtp_xmit(struct sock *sk, const struct xtp_wire_pkt *pkt,
 	XTP_INC_STATS(sock_net(sk), XTP_MIB_OUTPKTS);
 	trace_xtp_send_pkt(inet_sk(sk)->cork.fl.u.ip4.saddr,
 			   inet_sk(sk)->cork.fl.u.ip4.daddr, pkt);
-	err = ip_queue_xmit(sk, skb, &inet_sk(sk)->cork.fl);
-	return net_xmit_eval(err);
+	if (train)
+		return xtp_train_add(sk, train, skb);
+	xtp_train_add(sk, &one, skb);
+	return xtp_train_send(sk, &one);
 }
 
 /*
@@ -319,7 +321,7 @@ int xtp_send_first(struct sock *sk)
 		xtp_cc_start(sk);
 	}
 	xs->first_sent = 1;
-	return xtp_xmit(sk, &pkt, NULL);
+	return xtp_xmit(sk, &pkt, NULL, NULL);
 }
 
 /**
@@ -339,7 +341,7 @@ int xtp_send_tcntl(struct sock *sk, u32 options)
 	pkt.ctl.xkey = xs->lkey;
 	pkt.traffic.service = xs->profile;
 	pkt.traffic.tformat = XTP_TFORMAT_NULL;
-	return xtp_xmit(sk, &pkt, NULL);
+	return xtp_xmit(sk, &pkt, NULL, NULL);
 }
 
 /**
@@ -383,13 +385,14 @@ int xtp_send_cntl(struct sock *sk, u32 options)
 	}
 	xs->ctl_sent = 1;
 	xs->rcv.last_nspan = nspan;
-	err = xtp_xmit(sk, &pkt, NULL);
+	err = xtp_xmit(sk, &pkt, NULL, NULL);
 	if (spans != few)
 		kfree(spans);
 	return err;
 }
 
-static int xtp_send_data(struct sock *sk, struct sk_buff *data, u32 options)
+static int xtp_send_data(struct sock *sk, struct sk_buff *data, u32 options,
+			 struct xtp_train *train)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct xtp_wire_pkt pkt;
@@ -413,7 +416,7 @@ static int xtp_send_data(struct sock *sk, struct sk_buff *data, u32 options)
 	XTP_SKB_CB(data)->xmit_ns = ktime_get_ns();
 	xtp_rate_sent(sk, data);
 	xs->mib.bytes_sent += data->len;
-	return xtp_xmit(sk, &pkt, data);
+	return xtp_xmit(sk, &pkt, data, train);
 }
 
 /* The next packet to send: a lost one first, else new data. */
@@ -501,6 +504,7 @@ void xtp_push(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct sk_buff *skb, *held = NULL;
+	struct xtp_train train = {}, *tr;
 	bool paced = false;
 	u32 n, seg, lim;
 
@@ -510,6 +514,7 @@ void xtp_push(struct sock *sk)
 		return;
 	xtp_rtx_deadline(sk);
 	seg = xtp_seg_max(sk);
+	tr = xtp_train_ok(sk) ? &train : NULL;
 	/* Each round takes a packet off the lost list or the write queue. */
 	for (n = 0; n < U16_MAX; n++) {
 		skb = xtp_next_to_send(sk);
@@ -537,14 +542,17 @@ void xtp_push(struct sock *sk)
 		}
 		xtp_av_charge(sk, skb->len + XTP_DATA_OVERHEAD);
 		if (held)
-			xtp_send_data(sk, held, xtp_ack_request(xs, false));
+			xtp_send_data(sk, held, xtp_ack_request(xs, false),
+				      tr);
 		xtp_commit(sk, skb);
 		held = skb;
 	}
 	if (held)
-		xtp_send_data(sk, held, xtp_ack_request(xs, !paced));
+		xtp_send_data(sk, held, xtp_ack_request(xs, !paced), tr);
 	else if (!paced)
 		xtp_wtimer_guard_data(sk);
+	if (tr)
+		xtp_train_send(sk, tr);
 }
 
 /**

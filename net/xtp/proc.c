@@ -55,6 +55,8 @@ static const char *const xtp_mib_names[__XTP_MIB_MAX] = {
 	[XTP_MIB_RCVQDROP]	= "RcvQDrop",
 	[XTP_MIB_INEARLY]	= "InEarly",
 	[XTP_MIB_HANDSHAKELOSSES] = "HandshakeLosses",
+	[XTP_MIB_OUTTRAINS]	= "OutTrains",
+	[XTP_MIB_INTRAINS]	= "InTrains",
 };
 
 static int xtp_snmp_show(struct seq_file *seq, void *v)

@@ -114,11 +114,18 @@ static int __init xtp_init(void)
 	err = proto_register(&xtp_prot, 1);
 	if (err)
 		goto out_sysctl;
+	/* Before the handler: no train may arrive that cannot be split. */
+	err = xtp_offload_init();
+	if (err) {
+		pr_err("IP protocol %d has an offload already\n", IPPROTO_XTP);
+		err = -EBUSY;
+		goto out_proto;
+	}
 	err = inet_add_protocol(&xtp_net_protocol, IPPROTO_XTP);
 	if (err) {
 		pr_err("IP protocol %d is taken\n", IPPROTO_XTP);
 		err = -EBUSY;
-		goto out_proto;
+		goto out_offload;
 	}
 	for (i = 0; i < ARRAY_SIZE(xtp_protosw); i++)
 		inet_register_protosw(&xtp_protosw[i]);
@@ -126,6 +133,8 @@ static int __init xtp_init(void)
 		IPPROTO_XTP, SOCK_XTP);
 	return 0;
 
+out_offload:
+	xtp_offload_exit();
 out_proto:
 	proto_unregister(&xtp_prot);
 out_sysctl:
@@ -144,7 +153,11 @@ static void __exit xtp_exit(void)
 	for (i = 0; i < ARRAY_SIZE(xtp_protosw); i++)
 		inet_unregister_protosw(&xtp_protosw[i]);
 	inet_del_protocol(&xtp_net_protocol, IPPROTO_XTP);
-	/* No CPU may still run xtp_rcv() once the pernet state goes. */
+	xtp_offload_exit();
+	/*
+	 * No CPU may still run xtp_rcv() or xtp_gso_segment() once the
+	 * pernet state goes.
+	 */
 	synchronize_net();
 	proto_unregister(&xtp_prot);
 	xtp_sysctl_exit();

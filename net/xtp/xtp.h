@@ -154,6 +154,9 @@ const char *xtp_state_name(int state);
  *	for it
  * @XTP_MIB_HANDSHAKELOSSES: DATA packets the answer to a handshake showed
  *	missing that ECNTLs and deadlines had not
+ * @XTP_MIB_OUTTRAINS: trains of DATA packets handed to IP as one GSO skb
+ *	(offload.c)
+ * @XTP_MIB_INTRAINS: trains that arrived whole and were split here
  * @__XTP_MIB_MAX: number of counters
  */
 enum xtp_mib_field {
@@ -199,6 +202,8 @@ enum xtp_mib_field {
 	XTP_MIB_RCVQDROP,
 	XTP_MIB_INEARLY,
 	XTP_MIB_HANDSHAKELOSSES,
+	XTP_MIB_OUTTRAINS,
+	XTP_MIB_INTRAINS,
 	__XTP_MIB_MAX
 };
 
@@ -226,6 +231,7 @@ struct xtp_mib {
  * @socks: every XTP socket of the namespace, for /proc/net/xtp/contexts
  * @socks_lock: protects @socks; no other lock is taken under it but the
  *	sockets' sk_callback_lock (sock_i_uid(), sock_i_ino())
+ * @peers: contexts by peer key and peer address, for ICMP errors
  * @msl_ms: maximum segment lifetime, sysctl net.xtp.msl_ms
  * @atm_max: cap on ATM entries, sysctl net.xtp.atm_max
  * @cc: default congestion controller (&enum xtp_cc), sysctl net.xtp.cc
@@ -911,6 +917,30 @@ void xtp_mem_init(void);
 bool xtp_csum_ok(struct sk_buff *skb, unsigned int cover);
 void xtp_csum_set(struct sk_buff *skb, bool nocheck);
 void xtp_csum_out(struct sock *sk, struct sk_buff *skb, bool nocheck);
+
+/* offload.c */
+/* A train's packets beyond this gain nothing: 64 KB is 44 Ethernet ones. */
+#define XTP_TRAIN_MAX_SEGS	64
+
+/**
+ * struct xtp_train - DATA packets gathered to leave as one GSO skb
+ * @head: the first packet, the others on its frag_list; NULL while empty
+ * @tail: the last packet on @head's frag_list
+ * @segs: packets in the train
+ * @seg_max: the longest packet, XTP header included
+ */
+struct xtp_train {
+	struct sk_buff *head, *tail;
+	u32 segs;
+	u32 seg_max;
+};
+
+bool xtp_train_ok(struct sock *sk);
+int xtp_train_add(struct sock *sk, struct xtp_train *t, struct sk_buff *skb);
+int xtp_train_send(struct sock *sk, struct xtp_train *t);
+struct sk_buff *xtp_train_split(struct sk_buff *skb);
+int xtp_offload_init(void);
+void xtp_offload_exit(void);
 
 /* tune.c */
 extern int sysctl_xtp_rmem[3];

@@ -14,8 +14,9 @@
  * packets whose CHECK verifies, those whose CHECK the sender left to its
  * device, and those whose CHECK is wrong, the IP datagrams that carried a
  * train of several XTP packets (a capture on the sending host sees trains
- * before segmentation), the most packets one carried and the largest XTP
- * packet: "sums ok=N device=N bad=N trains=N most=N largest=N".
+ * before segmentation), the most packets one carried, the largest XTP
+ * packet and the IP headers whose checksum is wrong: "sums ok=N device=N
+ * bad=N trains=N most=N largest=N ipbad=N".
  *
  * One line per XTP packet, e.g.
  *
@@ -40,8 +41,20 @@
 
 static u64 keys[MAXKEYS];
 static int nkeys;
-static int sums_ok, sums_device, sums_bad;
+static int sums_ok, sums_device, sums_bad, ip_bad;
 static size_t largest;
+
+/* Count an IP header whose checksum does not verify. */
+static void check_ip(const u8 *ip, u32 ihl)
+{
+	u32 sum = 0, i;
+
+	for (i = 0; i < ihl; i += 2)
+		sum += ip[i] << 8 | ip[i + 1];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	ip_bad += sum != 0xffff;
+}
 
 static char key_name(u64 key)
 {
@@ -186,6 +199,7 @@ int main(int argc, char **argv)
 		tot = ip[2] << 8 | ip[3];
 		if (tot > caplen - off || ihl > tot)
 			continue;
+		check_ip(ip, ihl);
 		/* A train seen before segmentation: packets back to back. */
 		for (pos = ihl, k = 0; tot - pos >= XTP_WIRE_HDR_LEN; k++) {
 			u8 *p = buf + off + pos, *d = p + XTP_WIRE_OFF_DLEN;
@@ -214,8 +228,9 @@ int main(int argc, char **argv)
 	}
 	fclose(f);
 	if (argc == 4 && !strcmp(argv[3], "sums")) {
-		printf("sums ok=%d device=%d bad=%d trains=%d most=%d largest=%zu\n",
-		       sums_ok, sums_device, sums_bad, trains, most, largest);
+		printf("sums ok=%d device=%d bad=%d trains=%d most=%d largest=%zu ipbad=%d\n",
+		       sums_ok, sums_device, sums_bad, trains, most, largest,
+		       ip_bad);
 	} else if (argc == 4) {
 		printf("keys");
 		for (n = 0; n < nkeys; n++)

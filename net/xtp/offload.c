@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XTP: trains of DATA packets that go through the stack as one GSO skb.
+ *
+ * A train is one IP datagram whose payload is whole XTP packets back to
+ * back: the first in the head skb's linear data, each later one an skb
+ * of its own on the head's frag_list (SKB_GSO_FRAGLIST), with room for
+ * link and IP headers in front of it.  A device that takes such skbs
+ * (veth, a bridge) hands the train on whole and the receiving XTP splits
+ * it (xtp_train_split()); before any other device the stack splits it
+ * with xtp_gso_segment().  Either way every packet gets its own IP
+ * header, so the wire carries the packets a context without trains
+ * would have sent, one IP header and one trip through IP, netfilter and
+ * the qdisc per train instead of per packet.
+ */
+#include <linux/skbuff.h>
+#include <net/ip.h>
+#include <net/protocol.h>
+
+#include "compat.h"
+#include "xtp.h"
+
+/*
+ * Each packet on the frag_list gets the head's IP header, which
+ * skb_segment_list() does not copy (it copies the link header only, as
+ * GRO's trains keep each packet's own headers); inet_gso_segment() then
+ * sets each one's ID, length and header checksum.
+ *
+ * A train's head counts the truesize of the whole train, as GRO's do
+ * (xtp_train_add()), and kernels differ in whether skb_segment_list()
+ * takes the list's share off it.  Either way the head leaves as one
+ * packet of its own size: a receiver would charge it for the whole
+ * train otherwise.  A head the sender still owns gives the rest back
+ * to the socket, as TCP's segmentation adjusts sk_wmem_alloc; the head
+ * keeps a charge of its own, so the count cannot reach zero.
+ */
+static struct sk_buff *xtp_gso_segment(struct sk_buff *skb,
+				       netdev_features_t features)
+{
+	unsigned int ihl = skb_transport_header(skb) - skb_network_header(skb);
+	unsigned int mac_len = skb_mac_header_len(skb);
+	unsigned int truesize = skb->truesize, rest = 0;
+	struct sk_buff *seg, *segs;
+
+	if ((skb_shinfo(skb)->gso_type & ~SKB_GSO_DODGY) !=
+	    SKB_GSO_FRAGLIST || !skb_has_frag_list(skb))
+		return ERR_PTR(-EINVAL);
+	skb_walk_frags(skb, seg) {
+		if (skb_headroom(seg) < mac_len + ihl ||
+		    skb_headlen(seg) < XTP_WIRE_HDR_LEN)
+			return ERR_PTR(-EINVAL);
+		rest += seg->truesize;
+	}
+	if (rest >= truesize)
+		return ERR_PTR(-EINVAL);
+	skb_walk_frags(skb, seg) {
+		skb_reset_transport_header(seg);
+		skb_set_network_header(seg, -(int)ihl);
+		memcpy(skb_network_header(seg), skb_network_header(skb), ihl);
+	}
+	segs = skb_segment_list(skb, features, mac_len);
+	if (IS_ERR(segs))
+		return segs;
+	skb->truesize = truesize - rest;
+	if (skb->sk && skb->destructor == sock_wfree)
+		WARN_ON_ONCE(refcount_sub_and_test(rest,
+						   &skb->sk->sk_wmem_alloc));
+	return segs;
+}
+
+/*
+ * The most a train may carry after its IP header, options included: what
+ * the route's device takes as one GSO skb, and an IP datagram's length.
+ */
+static u32 xtp_train_room(const struct sock *sk)
+{
+	return min_t(u32, READ_ONCE(sk->sk_gso_max_size), IP_MAX_MTU + 1) - 1 -
+	       (sizeof(struct iphdr) + MAX_IPOPTLEN);
+}
+
+/**
+ * xtp_train_ok() - may the context's DATA go in trains now?
+ * @sk: the context, locked
+ *
+ * Where the route's device, or the stack's GSO before it, can split them
+ * (sk_gso_type, a u16, cannot name SKB_GSO_FRAGLIST for sk_can_gso()),
+ * except on loopback: there a packet is as large as an order-2 skb
+ * already (xtp_seg_limit()), so a train saves little, and the packets
+ * seen on lo stay those of the wire.
+ *
+ * Return: true if xtp_train_add() may gather packets.
+ */
+bool xtp_train_ok(struct sock *sk)
+{
+	struct dst_entry *dst = __sk_dst_check(sk, 0);
+
+	return dst && !(dst->dev->flags & IFF_LOOPBACK) &&
+	       net_gso_ok(sk->sk_route_caps, SKB_GSO_FRAGLIST) &&
+	       xtp_train_room(sk) > 2 * XTP_WIRE_HDR_LEN;
+}
+
+/**
+ * xtp_train_send() - hand a train to IP
+ * @sk: the context, locked
+ * @t: the train; empty afterwards
+ *
+ * A train of one packet is that packet, without GSO.
+ *
+ * Return: 0 or -errno, as ip_queue_xmit() gives it.
+ */
+int xtp_train_send(struct sock *sk, struct xtp_train *t)
+{
+	struct sk_buff *skb = t->head;
+	int err;
+
+	if (!skb)
+		return 0;
+	t->head = NULL;
+	if (t->segs > 1) {
+		skb_shinfo(skb)->gso_type = SKB_GSO_FRAGLIST;
+		skb_shinfo(skb)->gso_size = t->seg_max;
+		skb_shinfo(skb)->gso_segs = t->segs;
+		/*
+		 * Every packet's CHECK is summed; on output UNNECESSARY means
+		 * what NONE does, and tells GSO it has no sum to compute.
+		 */
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
+		XTP_INC_STATS(sock_net(sk), XTP_MIB_OUTTRAINS);
+	}
+	skb_set_owner_w(skb, sk);
+	err = ip_queue_xmit(sk, skb, &inet_sk(sk)->cork.fl);
+	return net_xmit_eval(err);
+}
+
+/**
+ * xtp_train_add() - add a DATA packet to a train, sending it when full
+ * @sk: the context, locked
+ * @t: the train
+ * @skb: the packet, at its XTP header, with room for the link and IP
+ *	headers in front of it; unowned
+ *
+ * Return: 0, or the error of a full train sent.
+ */
+int xtp_train_add(struct sock *sk, struct xtp_train *t, struct sk_buff *skb)
+{
+	int err = 0;
+
+	if (t->head && (t->segs >= min_t(u32, XTP_TRAIN_MAX_SEGS,
+					 READ_ONCE(sk->sk_gso_max_segs)) ||
+			t->head->len + skb->len > xtp_train_room(sk)))
+		err = xtp_train_send(sk, t);
+	/* The head's shared info takes the list: a clone shares it. */
+	if (t->head && t->segs == 1 && skb_unclone(t->head, GFP_ATOMIC))
+		err = xtp_train_send(sk, t);
+	if (!t->head) {
+		t->head = skb;
+		t->segs = 1;
+		t->seg_max = skb->len;
+		return err;
+	}
+	if (t->segs == 1)
+		skb_shinfo(t->head)->frag_list = skb;
+	else
+		t->tail->next = skb;
+	t->tail = skb;
+	t->head->len += skb->len;
+	t->head->data_len += skb->len;
+	t->head->truesize += skb->truesize;
+	t->segs++;
+	t->seg_max = max_t(u32, t->seg_max, skb->len);
+	return err;
+}
+
+static const struct net_offload xtp_offload = {
+	.callbacks = {
+		.gso_segment = xtp_gso_segment,
+	},
+};
+
+/**
+ * xtp_train_split() - the packets of a train that arrived whole
+ * @skb: the train, at its XTP header, as ip_local_deliver() passes it
+ *
+ * As UDP takes a GSO skb it cannot queue whole: back to the link header,
+ * segmented by the stack's own GSO code (through xtp_gso_segment()).
+ *
+ * Return: the packets, a list, each at its XTP header; NULL if the train
+ * was dropped.
+ */
+struct sk_buff *xtp_train_split(struct sk_buff *skb)
+{
+	struct net *net = dev_net(skb->dev);
+	struct sk_buff *segs = ERR_PTR(-EINVAL), *seg;
+
+	if (skb_mac_header_was_set(skb)) {
+		__skb_push(skb, -skb_mac_offset(skb));
+		segs = __skb_gso_segment(skb, NETIF_F_SG, false);
+	}
+	if (IS_ERR_OR_NULL(segs)) {
+		XTP_INC_STATS(net, PTR_ERR(segs) == -ENOMEM ?
+			      XTP_MIB_INNOMEM : XTP_MIB_INBADFORMAT);
+		kfree_skb(skb);
+		return NULL;
+	}
+	consume_skb(skb);
+	XTP_INC_STATS(net, XTP_MIB_INTRAINS);
+	for (seg = segs; seg; seg = seg->next)
+		__skb_pull(seg, skb_transport_offset(seg));
+	return segs;
+}
+
+int xtp_offload_init(void)
+{
+	return inet_add_offload(&xtp_offload, IPPROTO_XTP);
+}
+
+void xtp_offload_exit(void)
+{
+	inet_del_offload(&xtp_offload, IPPROTO_XTP);
+}

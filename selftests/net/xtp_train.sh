@@ -1,0 +1,152 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Trains (net/xtp/offload.c): DATA packets that go through IP as one GSO
+# skb.  Each round sends 4 MB from client to server and compares sha256
+# sums, with a capture on the server's veth and the counters of both
+# namespaces:
+#  - whole: the veth takes trains, the receiver splits them: fewer IP
+#    datagrams than XTP packets arrive, every packet's CHECK verifies;
+#  - split: the client's veth does not take them (tx-gso-list off), so
+#    the stack splits each train before it: one XTP packet per datagram
+#    on the wire, each IP header summed, none split by the receiver;
+#  - off: the veths of the other tests (lib.sh: gso and tx-gso-list
+#    off): no train at all;
+#  - loss: 2% of the datagrams (whole trains) lost each way;
+#  - routers: two forwarding namespaces and a 1400-byte hop, so that
+#    the first trains get ICMP fragmentation-needed.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+PEER=$XTP_BINDIR/xtp_peer
+OUT=${XTP_OUT:-/tmp}/train
+SIZE=$((4 * 1048576))
+mkdir -p "$OUT"
+
+sha() { sha256sum <"$1" | cut -c1-64; }
+# snap NS NAME: the counters of NS now; delta NS NAME COUNTER: the growth
+# of XTP counter COUNTER (XtpCOUNTER in /proc/net/xtp/snmp) since then
+snap() { ip netns exec "$1" cat /proc/net/xtp/snmp /proc/net/snmp >"$OUT/$2.snap"; }
+delta() {
+	local was now
+
+	was=$(awk -v n="Xtp$3" '$1 == n { print $2 }' "$OUT/$2.snap")
+	now=$(snmp_get "$3" "$1")
+	echo $((now - was))
+}
+# ipdelta NS NAME COUNTER: the same for a counter of the Ip: line
+ipdelta() {
+	local was now
+
+	was=$(awk -v n="$3" '/^Ip:/ { if (!h) { for (i = 1; i <= NF; i++)
+		c[$i] = i; h = 1 } else print $c[n] }' "$OUT/$2.snap")
+	now=$(ipstat "$1" "$3")
+	echo $((now - was))
+}
+# sums ROUND FIELD: a count from the capture's "sums ... FIELD=N" line
+sums() { sed -n "s/.* $2=\([0-9]*\).*/\1/p" "$OUT/$1.sums"; }
+
+# round NAME CLIENT_NS SERVER_NS SERVER_ADDR SERVER_DEV: 4 MB client to
+# server, captured on SERVER_DEV; leaves NAME.{ok,sums} and the deltas
+# ot (client OutTrains), it (server InTrains), ip (server XTP InPkts),
+# rb (server RcvbufErrors), dg (server IP InReceives), rt (client
+# RetransSegs).
+round() {
+	local name=$1 srv rc=1
+
+	head -c $SIZE /dev/urandom >"$OUT/$name.up"
+	: >"$OUT/$name.down"
+	snap "$2" "$name.c"
+	snap "$3" "$name.s"
+	start_capture "$3" "$5" "$OUT/$name.pcap" "src $4 or dst $4" ||
+		return 1
+	ip netns exec "$3" "$PEER" server -r "$OUT/$name.down" 9999 \
+		>"$OUT/$name.srv" 2>"$OUT/$name.err" &
+	srv=$!
+	wait_for 30 grep -q listening "$OUT/$name.err"
+	ip netns exec "$2" timeout 300 "$PEER" client "$4" 9999 \
+		<"$OUT/$name.up" >"$OUT/$name.cli" 2>>"$OUT/$name.err" &&
+		wait $srv && rc=0
+	kill $srv 2>/dev/null
+	wait $srv 2>/dev/null
+	stop_capture
+	ot=$(delta "$2" "$name.c" OutTrains)
+	rt=$(delta "$2" "$name.c" RetransSegs)
+	it=$(delta "$3" "$name.s" InTrains)
+	ip=$(delta "$3" "$name.s" InPkts)
+	rb=$(delta "$3" "$name.s" RcvbufErrors)
+	dg=$(ipdelta "$3" "$name.s" InReceives)
+	"$XTP_BINDIR/xtp_pcap" "$OUT/$name.pcap" "$4" sums | tail -1 \
+		>"$OUT/$name.sums"
+	[ $rc -eq 0 ] && [ "$(sha "$OUT/$name.up")" = "$(sha "$OUT/$name.srv")" ]
+	rc=$?
+	echo "# $name: OutTrains $ot InTrains $it, XTP InPkts $ip in $dg IP datagrams, RcvbufErrors $rb, RetransSegs $rt; $(cat "$OUT/$name.sums")"
+	[ $rc -eq 0 ] || sed 's/^/# /' "$OUT/$name.err"
+	return $rc
+}
+
+ktap_print_header
+command -v ethtool >/dev/null || ktap_skip_all 17 "ethtool is not installed"
+ktap_set_plan 17
+modprobe xtp
+
+XTP_TRAINS=1 xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
+trap xtp_ns_cleanup EXIT
+
+round whole "$NS_C" "$NS_S" 198.18.0.2 veth-s
+ktap_check "whole: 4 MB sha256 equal" '[ $? -eq 0 ]'
+ktap_check "whole: the client sent trains and the server split them" \
+	'[ "$ot" -gt 0 ] && [ "$it" -gt 0 ] && [ "$(sums whole trains)" -gt 0 ]'
+# A train lands in the backlog at once while the reader holds the socket;
+# the backlog's limit must take the window (it once dropped whole runs).
+ktap_check "whole: no packet dropped for the receive buffer" '[ "$rb" = 0 ]'
+# Each train is one trip through IP: at least 2 XTP packets a datagram.
+ktap_check "whole: fewer than half as many IP datagrams as XTP packets" \
+	'[ "$ip" -ge $((SIZE / 1448)) ] && [ $((2 * dg)) -lt "$ip" ]'
+ktap_check "whole: every captured CHECK and IP header verifies" \
+	'[ "$(sums whole ok)" -gt 0 ] && [ "$(sums whole bad)" = 0 ] &&
+	 [ "$(sums whole device)" = 0 ] && [ "$(sums whole ipbad)" = 0 ]'
+
+xtp_trains "$NS_C" veth-c on && ethtool_ok=1 &&
+ip netns exec "$NS_C" ethtool -K veth-c tx-gso-list off >/dev/null ||
+	ethtool_ok=0
+round split "$NS_C" "$NS_S" 198.18.0.2 veth-s
+ktap_check "split: 4 MB sha256 equal" '[ $? -eq 0 ] && [ $ethtool_ok = 1 ]'
+ktap_check "split: trains sent, split before the device, none arrived" \
+	'[ "$ot" -gt 0 ] && [ "$it" = 0 ] && [ "$(sums split trains)" = 0 ] &&
+	 [ "$(sums split most)" = 1 ]'
+# Split before the device, the head leaves charged as one packet.
+ktap_check "split: no packet dropped for the receive buffer" '[ "$rb" = 0 ]'
+ktap_check "split: one datagram per packet, each IP header and CHECK verifies" \
+	'[ "$dg" -ge "$ip" ] && [ "$(sums split ok)" -gt 0 ] &&
+	 [ "$(sums split bad)" = 0 ] && [ "$(sums split ipbad)" = 0 ]'
+
+xtp_trains "$NS_C" veth-c off
+round off "$NS_C" "$NS_S" 198.18.0.2 veth-s
+ktap_check "off: 4 MB sha256 equal" '[ $? -eq 0 ]'
+ktap_check "off: no trains" \
+	'[ "$ot" = 0 ] && [ "$it" = 0 ] && [ "$(sums off trains)" = 0 ]'
+
+xtp_trains "$NS_C" veth-c on
+xtp_netem_both loss 2% limit 10000
+round loss "$NS_C" "$NS_S" 198.18.0.2 veth-s
+ktap_check "loss 2%: 4 MB sha256 equal" '[ $? -eq 0 ]'
+ktap_check "loss 2%: trains went and lost packets were sent again" \
+	'[ "$ot" -gt 0 ] && [ "$it" -gt 0 ] && [ "$rt" -gt 0 ]'
+xtp_netem_both
+xtp_ns_cleanup
+
+XTP_TRAINS=1 hop_setup 1500 || ktap_exit_fail_msg "router setup failed"
+trap hop_cleanup EXIT
+round routers "$NS_C" "$NS_S" 198.18.3.2 s0
+ktap_check "routers: 4 MB sha256 equal" '[ $? -eq 0 ]'
+ktap_check "routers: trains crossed both routers whole" \
+	'[ "$ot" -gt 0 ] && [ "$it" -gt 0 ] && [ "$(sums routers trains)" -gt 0 ]'
+pm=$(delta "$NS_C" routers.c PmtuReduced)
+ktap_check "routers: the 1400-byte hop's ICMP made the packets smaller" \
+	'[ "$pm" -ge 1 ] && [ "$(sums routers largest)" -le 1380 ]'
+ktap_check "routers: every captured CHECK and IP header verifies" \
+	'[ "$(sums routers bad)" = 0 ] && [ "$(sums routers ipbad)" = 0 ]'
+hop_cleanup
+trap - EXIT
+
+ktap_finished
