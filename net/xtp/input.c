@@ -763,8 +763,9 @@ static enum skb_drop_reason xtp_rcv_allowed(struct sock *sk,
  * __release_sock() has moved to the receive queue until the backlog is
  * empty: a window's worth that comes in one burst (a train, offload.c)
  * while the reader holds the socket counts twice.  Twice the receive
- * buffer takes that; the send buffer, as TCP's limit, the CNTLs that
- * answer our own data.
+ * buffer takes that, and the send buffer the CNTLs that answer our own
+ * data; tcp_add_backlog()'s limit is alike (twice the receive buffer,
+ * half the send buffer and 64 KB).
  */
 static u32 xtp_backlog_limit(const struct sock *sk)
 {

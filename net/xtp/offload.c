@@ -15,24 +15,58 @@
  */
 #include <linux/skbuff.h>
 #include <net/ip.h>
+#include <net/kcompat_unaligned.h>
 #include <net/protocol.h>
 
 #include "compat.h"
 #include "xtp.h"
 
+/* The length of the XTP packet at @p, from its header. */
+static u32 xtp_pkt_len(const u8 *p)
+{
+	return XTP_WIRE_HDR_LEN + get_unaligned_be32(p + XTP_WIRE_OFF_DLEN);
+}
+
 /*
- * Each packet on the frag_list gets the head's IP header, which
- * skb_segment_list() does not copy (it copies the link header only, as
- * GRO's trains keep each packet's own headers); inet_gso_segment() then
- * sets each one's ID, length and header checksum.
+ * As xtp_train_add() built it: the first packet in the head's linear
+ * data, each later one alone in a linear skb of the list with room for
+ * the headers.  Anything that changed that (an XDP program's copy, a
+ * pull into the head) would have the list split where no packet ends.
+ */
+static bool xtp_train_intact(const struct sk_buff *skb, u32 hlen)
+{
+	const struct sk_buff *seg;
+
+	if (!skb_has_frag_list(skb) || skb_headlen(skb) < XTP_WIRE_HDR_LEN ||
+	    xtp_pkt_len(skb->data) != skb_headlen(skb))
+		return false;
+	skb_walk_frags(skb, seg) {
+		if (skb_is_nonlinear(seg) || seg->len < XTP_WIRE_HDR_LEN ||
+		    xtp_pkt_len(seg->data) != seg->len ||
+		    skb_headroom(seg) < hlen)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Only trains XTP built take this path: SKB_GSO_FRAGLIST alone, not
+ * DODGY (from a vnet header), not tagged by a tunnel on the way (the
+ * callback knows no outer headers: net.xtp.trains is 0 by default for
+ * that reason), and intact.
+ *
+ * skb_segment_list() copies the link header only, as GRO's trains keep
+ * each packet's own headers: each packet of the list gets the head's IP
+ * header once skb_segment_list() has made it private, and
+ * inet_gso_segment() then sets each one's ID, length and checksum.
  *
  * A train's head counts the truesize of the whole train, as GRO's do
  * (xtp_train_add()), and kernels differ in whether skb_segment_list()
  * takes the list's share off it.  Either way the head leaves as one
  * packet of its own size: a receiver would charge it for the whole
  * train otherwise.  A head the sender still owns gives the rest back
- * to the socket, as TCP's segmentation adjusts sk_wmem_alloc; the head
- * keeps a charge of its own, so the count cannot reach zero.
+ * to sk_wmem_alloc; the head keeps a charge of its own, so the count
+ * cannot reach zero.
  */
 static struct sk_buff *xtp_gso_segment(struct sk_buff *skb,
 				       netdev_features_t features)
@@ -42,25 +76,21 @@ static struct sk_buff *xtp_gso_segment(struct sk_buff *skb,
 	unsigned int truesize = skb->truesize, rest = 0;
 	struct sk_buff *seg, *segs;
 
-	if ((skb_shinfo(skb)->gso_type & ~SKB_GSO_DODGY) !=
-	    SKB_GSO_FRAGLIST || !skb_has_frag_list(skb))
+	if (skb_shinfo(skb)->gso_type != SKB_GSO_FRAGLIST ||
+	    skb->encapsulation || !xtp_train_intact(skb, mac_len + ihl))
 		return ERR_PTR(-EINVAL);
 	skb_walk_frags(skb, seg) {
-		if (skb_headroom(seg) < mac_len + ihl ||
-		    skb_headlen(seg) < XTP_WIRE_HDR_LEN)
-			return ERR_PTR(-EINVAL);
 		rest += seg->truesize;
+		skb_reset_transport_header(seg);
+		skb_set_network_header(seg, -(int)ihl);
 	}
 	if (rest >= truesize)
 		return ERR_PTR(-EINVAL);
-	skb_walk_frags(skb, seg) {
-		skb_reset_transport_header(seg);
-		skb_set_network_header(seg, -(int)ihl);
-		memcpy(skb_network_header(seg), skb_network_header(skb), ihl);
-	}
 	segs = skb_segment_list(skb, features, mac_len);
 	if (IS_ERR(segs))
 		return segs;
+	for (seg = segs->next; seg; seg = seg->next)
+		memcpy(skb_network_header(seg), skb_network_header(skb), ihl);
 	skb->truesize = truesize - rest;
 	if (skb->sk && skb->destructor == sock_wfree)
 		WARN_ON_ONCE(refcount_sub_and_test(rest,
@@ -71,22 +101,26 @@ static struct sk_buff *xtp_gso_segment(struct sk_buff *skb,
 /*
  * The most a train may carry after its IP header, options included: what
  * the route's device takes as one GSO skb, and an IP datagram's length.
+ * 0 when that is no more than the headers (gso_ipv4_max_size may be set
+ * that low).
  */
 static u32 xtp_train_room(const struct sock *sk)
 {
-	return min_t(u32, READ_ONCE(sk->sk_gso_max_size), IP_MAX_MTU + 1) - 1 -
-	       (sizeof(struct iphdr) + MAX_IPOPTLEN);
+	u32 max = min_t(u32, READ_ONCE(sk->sk_gso_max_size), IP_MAX_MTU + 1);
+	u32 hdr = 1 + sizeof(struct iphdr) + MAX_IPOPTLEN;
+
+	return max > hdr ? max - hdr : 0;
 }
 
 /**
  * xtp_train_ok() - may the context's DATA go in trains now?
  * @sk: the context, locked
  *
- * Where the route's device, or the stack's GSO before it, can split them
- * (sk_gso_type, a u16, cannot name SKB_GSO_FRAGLIST for sk_can_gso()),
- * except on loopback: there a packet is as large as an order-2 skb
- * already (xtp_seg_limit()), so a train saves little, and the packets
- * seen on lo stay those of the wire.
+ * With net.xtp.trains 1, where the route's device, or the stack's GSO
+ * before it, can split them (sk_gso_type, a u16, cannot name
+ * SKB_GSO_FRAGLIST for sk_can_gso()), except on loopback: there a packet
+ * is as large as an order-2 skb already (xtp_seg_limit()), so a train
+ * saves little, and the packets seen on lo stay those of the wire.
  *
  * Return: true if xtp_train_add() may gather packets.
  */
@@ -94,7 +128,8 @@ bool xtp_train_ok(struct sock *sk)
 {
 	struct dst_entry *dst = __sk_dst_check(sk, 0);
 
-	return dst && !(dst->dev->flags & IFF_LOOPBACK) &&
+	return READ_ONCE(xtp_net(sock_net(sk))->trains) &&
+	       dst && !(dst->dev->flags & IFF_LOOPBACK) &&
 	       net_gso_ok(sk->sk_route_caps, SKB_GSO_FRAGLIST) &&
 	       xtp_train_room(sk) > 2 * XTP_WIRE_HDR_LEN;
 }

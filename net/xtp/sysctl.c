@@ -57,6 +57,16 @@ static const struct ctl_table xtp_sysctl_template[] = {
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
+	{
+		/* 1: DATA may go in trains, one GSO skb (offload.c) */
+		.procname	= "trains",
+		.data		= XTP_FIELD(trains),
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
 	KCOMPAT_SYSCTL_END
 };
 

@@ -237,6 +237,7 @@ struct xtp_mib {
  * @cc: default congestion controller (&enum xtp_cc), sysctl net.xtp.cc
  * @first_data: sysctl net.xtp.first_data: 0 holds the data of a FIRST
  *	from the application until its peer is validated
+ * @trains: sysctl net.xtp.trains: 1 lets DATA leave in trains (offload.c)
  * @sysctl: the net.xtp sysctl table of this namespace
  */
 struct xtp_net {
@@ -255,6 +256,7 @@ struct xtp_net {
 	int atm_max;
 	int cc;
 	int first_data;
+	int trains;
 	struct ctl_table_header *sysctl;
 };
 

@@ -20,8 +20,7 @@ W=$top/build/tools/withxtp
 : >"$res"
 modprobe xtp && modprobe mtp || { echo "bench: modules"; exit 1; }
 modprobe tcp_bbr 2>/dev/null
-# The product's defaults: XTP's trains on, as TCP's GSO is.
-XTP_TRAINS=1 xtp_ns_setup || { echo "bench: namespace setup failed"; exit 1; }
+xtp_ns_setup || { echo "bench: namespace setup failed"; exit 1; }
 pids=()
 cleanup() {
 	kill "${pids[@]}" 2>/dev/null

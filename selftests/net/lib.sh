@@ -63,25 +63,23 @@ ktap_check() {
 	fi
 }
 
-# xtp_trains NS DEV on|off: whether XTP's DATA may leave through DEV in
-# trains, one GSO skb of many packets (net/xtp/offload.c).  Off, neither
-# the device (tx-gso-list) nor the stack (gso) splits such skbs, so XTP
-# sends packet by packet.  Only senders make trains: the setups below
-# turn them off on the endpoints' veths unless XTP_TRAINS=1, as most
-# tests count packets in captures or lose them with netem, and a qdisc
-# takes a train as one packet.  xtp_train.sh tests the trains.
+# xtp_trains NS DEV on|off: whether DEV's route offers XTP's trains (one
+# GSO skb of many DATA packets, net/xtp/offload.c): off, neither the
+# device (tx-gso-list) nor the stack (gso) splits such skbs.
 xtp_trains() {
 	ip netns exec "$1" ethtool -K "$2" gso "$3" tx-gso-list "$3" >/dev/null
 }
 
-# xtp_trains_default NS DEV...: trains off on each DEV unless XTP_TRAINS=1.
+# xtp_trains_default NS...: with XTP_TRAINS=1, net.xtp.trains 1 in each NS
+# (the module's default is 0).  Most tests count packets in captures or
+# lose them with netem, which takes a train as one packet; xtp_train.sh
+# and the benchmarks set XTP_TRAINS=1.
 xtp_trains_default() {
-	local ns=$1 dev
+	local ns
 
-	shift
-	[ "${XTP_TRAINS:-0}" = 1 ] && return 0
-	for dev in "$@"; do
-		xtp_trains "$ns" "$dev" off || return 1
+	[ "${XTP_TRAINS:-0}" = 1 ] || return 0
+	for ns in "$@"; do
+		ip netns exec "$ns" sysctl -qw net.xtp.trains=1 || return 1
 	done
 }
 
@@ -97,7 +95,7 @@ xtp_ns_setup() {
 	ip -n "$NS_S" addr add 198.18.0.2/24 dev veth-s &&
 	ip -n "$NS_C" link set veth-c up && ip -n "$NS_S" link set veth-s up &&
 	ip -n "$NS_C" link set lo up && ip -n "$NS_S" link set lo up &&
-	xtp_trains_default "$NS_C" veth-c && xtp_trains_default "$NS_S" veth-s
+	xtp_trains_default "$NS_C" "$NS_S"
 }
 
 xtp_ns_cleanup() {
@@ -209,7 +207,7 @@ xtp_ns_setup_bridged() {
 	ip -n "$NS_S" addr add 198.18.0.2/24 dev veth-s &&
 	ip -n "$NS_C" link set veth-c up && ip -n "$NS_S" link set veth-s up &&
 	ip -n "$NS_C" link set lo up && ip -n "$NS_S" link set lo up &&
-	xtp_trains_default "$NS_C" veth-c && xtp_trains_default "$NS_S" veth-s
+	xtp_trains_default "$NS_C" "$NS_S"
 }
 
 xtp_ns_cleanup_bridged() {
@@ -288,7 +286,7 @@ hop_link() {
 		netns "$4" mtu "$7" &&
 	ip -n "$1" addr add "$3/24" dev "$2" && ip -n "$1" link set "$2" up &&
 	ip -n "$4" addr add "$6/24" dev "$5" && ip -n "$4" link set "$5" up &&
-	xtp_trains_default "$1" "$2" && xtp_trains_default "$4" "$5"
+	xtp_trains_default "$1" "$4"
 }
 
 hop_setup() {
