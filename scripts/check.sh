@@ -74,8 +74,10 @@ if [ $built -eq 0 ]; then
 	# from 170 to 260 s): the default 1800 s left no margin.  On a
 	# slower host it passed 2400 s in xtp_bbr.sh, the next to last
 	# test, 679 passed and none failed (2026-11-28).
+	t0=$SECONDS
 	VM_TIMEOUT=3300 scripts/vm/selftests.sh "$kver" "build/mod/$kver" \
 		build/selftests/net "$res/vm.ktap"
+	stage_time vm "$t0"
 	grep -cE '^ok ' "$res/vm.ktap" | sed 's/^/# vm: passed /'
 	echo "# the VM run's captures, decoded by our tcpdump and by tshark"
 	tools/tcpdump/check-captures.sh "$(cat "$res/vm.ktap.dir")" \
@@ -90,8 +92,10 @@ fi
 if [ $built61 -eq 0 ]; then
 	mapfile -t tests61 < <(grep -v '^#' selftests/net/TESTS.6.1 | grep .)
 	echo "# VM selftests on $kver61: ${tests61[*]}"
+	t0=$SECONDS
 	VM_TIMEOUT=900 scripts/vm/selftests.sh "$kver61" "build/mod/$kver61" \
 		build/selftests/net "$res/vm61.raw" "${tests61[@]}"
+	stage_time vm-6.1 "$t0"
 	sed "s/ - vm: / - vm $kver61: /" "$res/vm61.raw" >"$res/vm-6.1.ktap"
 	grep -cE '^ok ' "$res/vm-6.1.ktap" | sed 's/^/# vm 6.1: passed /'
 else
@@ -109,7 +113,9 @@ scripts/vm/judge-log.sh build/demo | sed 's/ - vm:/ - demo:/' |
 # leaves the tier out; `make check-debug` runs all of it.
 if [ "${CHECK_DEBUG:-1}" != 0 ]; then
 	echo "# debug-kernel tier (make check-debug runs every selftest)"
+	t0=$SECONDS
 	XTP_RESULTS=$res scripts/debug-kernel/check.sh --ci
+	stage_time debug-tier "$t0"
 fi
 
 scripts/ktap-summary.sh "$res"/*.ktap

@@ -4,16 +4,24 @@
 # step NAME DESCRIPTION CMD...: one KTAP line for a command's success;
 # its output goes to $res/NAME.log, its KTAP line to $res/NAME.ktap.
 step() {
-	local name=$1 desc=$2
+	local name=$1 desc=$2 t0=$SECONDS
 	shift 2
 	if "$@" >"$res/$name.log" 2>&1; then
 		echo "ok - $desc" | tee "$res/$name.ktap"
+		stage_time "$name" "$t0"
 	else
 		echo "not ok - $desc (see ${res#"$top"/}/$name.log)" |
 			tee "$res/$name.ktap"
 		tail -15 "$res/$name.log" | sed 's/^/# /'
+		stage_time "$name" "$t0"
 		return 1
 	fi
+}
+
+# stage_time NAME START: how long a stage took, and the run so far (CI's
+# budget is an hour: this is where to look when it grows).
+stage_time() {
+	echo "# time: $1 $((SECONDS - $2)) s (run $SECONDS s)"
 }
 
 # demo_ok NAME: run the README's first command (scripts/demo.sh, with the
@@ -33,9 +41,11 @@ demo_ok() {
 # plans and a non-zero exit status without a "not ok" each add a failure.
 ktap_stage() {
 	local name=$1 desc=$2 f=$res/$1.ktap rc planned got bad skip
+	local t0=$SECONDS
 	shift 2
 	"$@" >"$f" 2>"$res/$name.err"
 	rc=$?
+	stage_time "$name" "$t0"
 	planned=$(sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p' "$f" |
 		  awk '{ s += $1 } END { print s + 0 }')
 	got=$(grep -cE '^(not )?ok ' "$f")
