@@ -8,10 +8,10 @@
  * the bytes that arrived since over the longer of the time since and the
  * time its flight of subrequests took to leave, as an acknowledgment is
  * for a sender (net/xtp/cc.c).  The samples drive XTP's model
- * (net/xtp/bbr.c), which sets the host's window (&mtp_cc.cwnd, 2 BDP)
- * and the rate every subrequest is paced at.  Losses reach it through
- * the samples only: random loss is no signal unless the RTT shows a
- * queue.
+ * (net/xtp/bbr.c), which sets the host's window (&mtp_cc.cwnd, 2 BDP and
+ * three send quanta) and the rate every subrequest is paced at.  Losses
+ * reach it through the samples only: random loss is no signal unless the
+ * RTT shows a queue.
  */
 #include <linux/math64.h>
 #include <linux/minmax.h>

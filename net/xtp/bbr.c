@@ -39,6 +39,7 @@
 #define XTP_BBR_FULL_BW_CNT	3
 #define XTP_BBR_LOSS_CAP_PCT	85
 #define XTP_BBR_MIN_CWND_SEGS	4
+#define XTP_BBR_QUANTUM_MAX	(64 * 1024)
 
 static const u16 xtp_bbr_cycle[XTP_BBR_CYCLE_LEN] = {
 	5 * XTP_BBR_UNIT / 4, 3 * XTP_BBR_UNIT / 4,
@@ -91,6 +92,30 @@ static u64 xtp_bbr_bdp(const struct xtp_bbr *b, u32 gain)
 {
 	return div_u64(xtp_bbr_bw(b) * b->min_rtt_us * gain,
 		       USEC_PER_SEC * XTP_BBR_UNIT);
+}
+
+/*
+ * What one departure sends at the pacing rate: a millisecond's worth
+ * (pacing lets a packet leave that early, cc.c), at least two packets,
+ * at most 64 KB.
+ */
+static u64 xtp_bbr_send_quantum(const struct xtp_bbr *b, u32 mss)
+{
+	return clamp_t(u64, div_u64(xtp_bbr_pacing_rate(b), MSEC_PER_SEC),
+		       2 * mss, XTP_BBR_QUANTUM_MAX);
+}
+
+/*
+ * The bytes in flight @gain asks for: @gain BDPs, and three send quanta
+ * beyond them (BBR's quantization budget).  Data leaves a quantum at a
+ * time and acknowledgments come back in batches, so on a path whose BDP
+ * is a few packets (a LAN, a loaded receiver) a window of two BDPs would
+ * sit empty between them: the window of four packets it came to on a
+ * veth held XTP to 2 packets in flight and 60% of Veno's goodput.
+ */
+static u64 xtp_bbr_inflight(const struct xtp_bbr *b, u32 gain, u32 mss)
+{
+	return xtp_bbr_bdp(b, gain) + 3 * xtp_bbr_send_quantum(b, mss);
 }
 
 /* A new round trip starts when a packet sent after the last one ended. */
@@ -203,7 +228,11 @@ static void xtp_bbr_enter_probe_bw(struct xtp_bbr *b, u64 now_ns)
 /*
  * PROBE_BW: the next phase after a min RTT, or once its goal is met.  A
  * probe ends early on congestion, seen at a round's end (@lossy) or so
- * far in this round; one without lifts the loss cap.
+ * far in this round; one without lifts the loss cap.  The goals are BDPs
+ * without the send quanta: paced at 5/4 of a capped estimate, the flight
+ * does not reach 5/4 BDP and three quanta, and a probe that never ends
+ * never lifts the cap (xtp_bbr.sh's restored rate stayed at the halved
+ * one).
  */
 static void xtp_bbr_cycle_step(struct xtp_bbr *b, u32 inflight, bool lossy,
 			       u64 now_ns)
@@ -287,10 +316,8 @@ void xtp_bbr_update(struct xtp_bbr *b, const struct xtp_rate_sample *rs,
 		xtp_bbr_check_full_bw(b, lossy, rs->app_limited);
 	if (b->mode == XTP_BBR_STARTUP && b->full_bw_reached)
 		b->mode = XTP_BBR_DRAIN;
-	/* The window never goes below four packets: nor does DRAIN's aim. */
 	if (b->mode == XTP_BBR_DRAIN &&
-	    inflight <= max_t(u64, xtp_bbr_bdp(b, XTP_BBR_UNIT),
-			      XTP_BBR_MIN_CWND_SEGS * mss))
+	    inflight <= xtp_bbr_inflight(b, XTP_BBR_UNIT, mss))
 		xtp_bbr_enter_probe_bw(b, now_ns);
 	if (b->mode == XTP_BBR_PROBE_BW)
 		xtp_bbr_cycle_step(b, inflight, lossy, now_ns);
@@ -336,9 +363,10 @@ u64 xtp_bbr_rate_floor(u64 rate, u32 mss, u32 srtt_us)
  * @b: the model
  * @mss: one packet's payload
  *
- * Two bandwidth-delay products (STARTUP's gain before the first RTT is
- * known: the caller's initial window then applies), never fewer than
- * four packets; four packets in PROBE_RTT.
+ * Two bandwidth-delay products and three send quanta (xtp_bbr_inflight();
+ * STARTUP's gain before the first RTT is known: the caller's initial
+ * window then applies), never fewer than four packets; four packets in
+ * PROBE_RTT.
  *
  * Return: bytes, 0 while the model has no estimate.
  */
@@ -350,6 +378,6 @@ u32 xtp_bbr_cwnd(const struct xtp_bbr *b, u32 mss)
 		return XTP_BBR_MIN_CWND_SEGS * mss;
 	if (!b->min_rtt_us || !xtp_bbr_bw(b))
 		return 0;
-	w = xtp_bbr_bdp(b, XTP_BBR_CWND_GAIN);
+	w = xtp_bbr_inflight(b, XTP_BBR_CWND_GAIN, mss);
 	return (u32)clamp_t(u64, w, XTP_BBR_MIN_CWND_SEGS * mss, U32_MAX);
 }

@@ -245,6 +245,28 @@ TEST(follows_a_rate_drop)
 }
 
 /*
+ * A small bottleneck halves and comes back (selftests/net/xtp_bbr.sh's
+ * pattern): the halving's congested rounds cap the estimate, and a probe
+ * at 5/4 of the cap must be able to end, lift it and find the rate again.
+ */
+TEST(finds_a_restored_rate)
+{
+	struct sim s;
+
+	sim_init(&s, MBPS(4), 40, MBPS(4) / 25, 0);
+	sim_run(&s, 5000);
+	s.p.rate = MBPS(2);
+	sim_run(&s, 10000);
+	s.p.rate = MBPS(4);
+	sim_run(&s, 16000);
+	TH_LOG("bw %llu, cap %llu after the restore",
+	       (unsigned long long)xtp_bbr_bw(&s.b),
+	       (unsigned long long)s.b.bw_lo);
+	EXPECT_GE(xtp_bbr_bw(&s.b), MBPS(4) * 7 / 10);
+	free(s.q);
+}
+
+/*
  * The route gets longer: the old minimum is never seen again, so after
  * ten seconds PROBE_RTT measures the new one, and PROBE_BW resumes.
  */
@@ -404,7 +426,8 @@ TEST(idle_restart_skips_probe_rtt)
 
 /*
  * A bandwidth so low that one BDP is less than the least window: DRAIN
- * ends once the flight is down to that window, not never.
+ * ends once the flight is down to what the model asks to keep in
+ * flight, here three send quanta of two packets each, not never.
  */
 TEST(drain_ends_at_the_least_window)
 {
@@ -419,11 +442,39 @@ TEST(drain_ends_at_the_least_window)
 	b.min_rtt_us = 20000;
 	b.bw_max[0] = MSS;		/* one packet a second */
 	rs.prior_delivered = 0;
-	xtp_bbr_update(&b, &rs, MSS, 5 * MSS, MSS, 1000 * MS);
+	xtp_bbr_update(&b, &rs, MSS, 7 * MSS, MSS, 1000 * MS);
 	EXPECT_EQ(XTP_BBR_DRAIN, b.mode);
 	rs.prior_delivered = MSS;
-	xtp_bbr_update(&b, &rs, 2 * MSS, 4 * MSS, MSS, 2000 * MS);
+	xtp_bbr_update(&b, &rs, 2 * MSS, 6 * MSS, MSS, 2000 * MS);
 	EXPECT_EQ(XTP_BBR_PROBE_BW, b.mode);
+}
+
+/*
+ * The window is two BDPs and three send quanta: a millisecond at the
+ * pacing rate, at least two packets, at most 64 KB.  On a path of a few
+ * packets' BDP the quanta are most of it.
+ */
+TEST(window_has_three_quanta)
+{
+	struct xtp_bbr b;
+
+	xtp_bbr_init(&b, 0);
+	b.full_bw_reached = true;
+	b.mode = XTP_BBR_PROBE_BW;
+	b.cycle_idx = 2;		/* gain 1 */
+	b.min_rtt_us = 100;
+	/* 1 MB/s: BDP 100 bytes, a quantum of two packets. */
+	b.bw_max[0] = 1000000;
+	EXPECT_EQ(2 * 100 + 3 * 2 * MSS, xtp_bbr_cwnd(&b, MSS));
+	/* 20 MB/s: a quantum of 20000 bytes. */
+	b.bw_max[0] = 20000000;
+	EXPECT_EQ(2 * 2000 + 3 * 20000, xtp_bbr_cwnd(&b, MSS));
+	/* 1 GB/s: 64 KB at most. */
+	b.bw_max[0] = 1000000000;
+	EXPECT_EQ(2 * 100000 + 3 * 65536, xtp_bbr_cwnd(&b, MSS));
+	/* PROBE_RTT keeps its four packets. */
+	b.mode = XTP_BBR_PROBE_RTT;
+	EXPECT_EQ(4 * MSS, xtp_bbr_cwnd(&b, MSS));
 }
 
 /*
