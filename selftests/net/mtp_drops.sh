@@ -7,7 +7,8 @@
 # in a tracefs instance; a trace marker separates the phases:
 #
 #   clean   mtpget fetches 1 MB from mtpd without loss: MTP consumes
-#           what it took and drops nothing from [mtp]
+#           what it took and drops nothing from [mtp] but the
+#           duplicates of answers it asked for twice
 #   short   3 UDP datagrams of 4 bytes to mtpd's port: 3 drops,
 #           PKT_TOO_SMALL, InTruncated +3, mtpd's socket drops +3
 #   noreq   one response to mtpd for a transaction it never started:
@@ -90,8 +91,16 @@ ktap_check "1 MB fetched sha256-equal ($rc)" \
 	'[ $rc -eq 0 ] &&
 	 [ "$(sha256sum <"$out/files/obj")" = "$(sha256sum <"$out/got/obj")" ]'
 n=$(trace_consumed "$out/trace" clean mtp)
-ktap_check "clean fetch: $(drops clean) drops in mtp, $n datagrams consumed" \
-	'[ "$(drops clean)" = 0 ] && [ "$n" -gt 0 ]'
+# A host busy enough to hold an answer past the repeat timer (2-4 RTTs of
+# a millisecond) makes mtpget ask again, and the second answer is a
+# duplicate MTP must drop as old data (TCP_OLD_DATA): a CI run on a loaded
+# host saw "repeats 4 duplicates 8" and 8 such drops.  Those, as many as
+# mtpget counted, are no fault; any other drop is.
+dups=$(echo "$stats" | sed -n 's/.* duplicates \([0-9]*\) .*/\1/p')
+old=$(drops clean TCP_OLD_DATA)
+ktap_check "clean fetch: $(drops clean) drops in mtp ($old old data, $dups duplicates), $n datagrams consumed" \
+	'[ "$(drops clean)" = "$old" ] && [ -n "$dups" ] &&
+	 [ "$old" -le "$dups" ] && [ "$n" -gt 0 ]'
 ktap_check "short datagrams: $(drops short PKT_TOO_SMALL) of $(drops short) drops PKT_TOO_SMALL, InTruncated +$((t1 - t0))" \
 	'[ "$(drops short PKT_TOO_SMALL)" = 3 ] && [ "$(drops short)" = 3 ] &&
 	 [ $((t1 - t0)) = 3 ]'

@@ -1973,11 +1973,17 @@ TEST_F_TIMEOUT(ns, initial_window_and_learnt_rtt, 60)
 	EXPECT_GE(14600, s.first_limit * 512);
 	EXPECT_LT(1, fin.requests);	/* the rest came in subrequests */
 
-	/* The same server again: its RTT is known. */
+	/*
+	 * The same server again: its RTT is known.  Two of them, however
+	 * slow this kernel's loopback is (156 ms on the debug kernel under
+	 * TCG, whose repeat came after 317 ms): sooner than repeat_ms, and
+	 * within three RTTs or 0.3 s.
+	 */
 	dt = first_repeat(_metadata, cli, u, &us);
 	TH_LOG("repeat to a known server after %.0f ms", dt * 1000);
 	EXPECT_LE(0.015, dt);
-	EXPECT_GE(0.3, dt);
+	EXPECT_GE(fin.rtt_avg_us > 100000 ? 3e-6 * fin.rtt_avg_us : 0.3, dt);
+	EXPECT_GT(0.9, dt);
 
 	/* Another address of this host: nothing measured there yet. */
 	other = mtp_addr("127.0.0.2", 0);
