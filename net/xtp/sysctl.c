@@ -16,57 +16,28 @@ static int xtp_atm_max_max = 1 << 24;
 
 #define XTP_FIELD(f)	PERNET_SYSCTL_FIELD(struct xtp_net, f)
 
+/* An int field of struct xtp_net, bounded by *min and *max. */
+#define XTP_SYSCTL_INT(name, min, max) {				\
+	.procname	= #name,					\
+	.data		= XTP_FIELD(name),				\
+	.maxlen		= sizeof(int),					\
+	.mode		= 0644,						\
+	.proc_handler	= proc_dointvec_minmax,				\
+	.extra1		= (min),					\
+	.extra2		= (max),					\
+}
+
 static const struct ctl_table xtp_sysctl_template[] = {
-	{
-		/* ATM entries outlive their association by twice this */
-		.procname	= "msl_ms",
-		.data		= XTP_FIELD(msl_ms),
-		.maxlen		= sizeof(int),
-		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
-		.extra1		= SYSCTL_ZERO,
-		.extra2		= &xtp_msl_max,
-	},
-	{
-		/* cap on ATM entries, live and waiting */
-		.procname	= "atm_max",
-		.data		= XTP_FIELD(atm_max),
-		.maxlen		= sizeof(int),
-		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
-		.extra1		= SYSCTL_ONE,
-		.extra2		= &xtp_atm_max_max,
-	},
-	{
-		/* congestion controller of new sockets: enum xtp_cc */
-		.procname	= "cc",
-		.data		= XTP_FIELD(cc),
-		.maxlen		= sizeof(int),
-		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
-		.extra1		= &xtp_cc_min,
-		.extra2		= &xtp_cc_max,
-	},
-	{
-		/* 0: a FIRST's data waits until its peer is validated */
-		.procname	= "first_data",
-		.data		= XTP_FIELD(first_data),
-		.maxlen		= sizeof(int),
-		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
-		.extra1		= SYSCTL_ZERO,
-		.extra2		= SYSCTL_ONE,
-	},
-	{
-		/* 1: DATA may go in trains, one GSO skb (offload.c) */
-		.procname	= "trains",
-		.data		= XTP_FIELD(trains),
-		.maxlen		= sizeof(int),
-		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
-		.extra1		= SYSCTL_ZERO,
-		.extra2		= SYSCTL_ONE,
-	},
+	/* ATM entries outlive their association by twice this */
+	XTP_SYSCTL_INT(msl_ms, SYSCTL_ZERO, &xtp_msl_max),
+	/* cap on ATM entries, live and waiting */
+	XTP_SYSCTL_INT(atm_max, SYSCTL_ONE, &xtp_atm_max_max),
+	/* congestion controller of new sockets: enum xtp_cc */
+	XTP_SYSCTL_INT(cc, &xtp_cc_min, &xtp_cc_max),
+	/* 0: a FIRST's data waits until its peer is validated */
+	XTP_SYSCTL_INT(first_data, SYSCTL_ZERO, SYSCTL_ONE),
+	/* 1: DATA may go in trains, one GSO skb (offload.c) */
+	XTP_SYSCTL_INT(trains, SYSCTL_ZERO, SYSCTL_ONE),
 	KCOMPAT_SYSCTL_END
 };
 
