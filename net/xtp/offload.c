@@ -135,6 +135,23 @@ bool xtp_train_ok(struct sock *sk)
 }
 
 /**
+ * xtp_ip_xmit() - hand one skb of a context to IP
+ * @sk: the context, locked
+ * @skb: a packet or a train, at its XTP header; unowned
+ *
+ * Return: 0 or -errno, as ip_queue_xmit() gives it.
+ */
+int xtp_ip_xmit(struct sock *sk, struct sk_buff *skb)
+{
+	int err;
+
+	skb_set_owner_w(skb, sk);
+	/* Not inside net_xmit_eval(): it evaluates its argument twice. */
+	err = ip_queue_xmit(sk, skb, &inet_sk(sk)->cork.fl);
+	return net_xmit_eval(err);
+}
+
+/**
  * xtp_train_send() - hand a train to IP
  * @sk: the context, locked
  * @t: the train; empty afterwards
@@ -146,7 +163,6 @@ bool xtp_train_ok(struct sock *sk)
 int xtp_train_send(struct sock *sk, struct xtp_train *t)
 {
 	struct sk_buff *skb = t->head;
-	int err;
 
 	if (!skb)
 		return 0;
@@ -162,9 +178,7 @@ int xtp_train_send(struct sock *sk, struct xtp_train *t)
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_OUTTRAINS);
 	}
-	skb_set_owner_w(skb, sk);
-	err = ip_queue_xmit(sk, skb, &inet_sk(sk)->cork.fl);
-	return net_xmit_eval(err);
+	return xtp_ip_xmit(sk, skb);
 }
 
 /**

@@ -214,7 +214,6 @@ static int xtp_xmit(struct sock *sk, const struct xtp_wire_pkt *pkt,
 		    struct sk_buff *data, struct xtp_train *train)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
-	struct xtp_train one = {};
 	struct sk_buff *skb;
 
 	sock_owned_by_me(sk);
@@ -239,8 +238,7 @@ static int xtp_xmit(struct sock *sk, const struct xtp_wire_pkt *pkt,
 			   inet_sk(sk)->cork.fl.u.ip4.daddr, pkt);
 	if (train)
 		return xtp_train_add(sk, train, skb);
-	xtp_train_add(sk, &one, skb);
-	return xtp_train_send(sk, &one);
+	return xtp_ip_xmit(sk, skb);
 }
 
 /*

@@ -939,6 +939,7 @@ struct xtp_train {
 
 bool xtp_train_ok(struct sock *sk);
 int xtp_train_add(struct sock *sk, struct xtp_train *t, struct sk_buff *skb);
+int xtp_ip_xmit(struct sock *sk, struct sk_buff *skb);
 int xtp_train_send(struct sock *sk, struct xtp_train *t);
 struct sk_buff *xtp_train_split(struct sk_buff *skb);
 int xtp_offload_init(void);
