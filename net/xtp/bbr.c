@@ -232,10 +232,11 @@ static void xtp_bbr_enter_probe_bw(struct xtp_bbr *b, u64 now_ns)
  * without the send quanta: paced at 5/4 of a capped estimate, the flight
  * does not reach 5/4 BDP and three quanta, and a probe that never ends
  * never lifts the cap (xtp_bbr.sh's restored rate stayed at the halved
- * one).
+ * one).  Nor, in whole packets, always 5/4 BDP itself: a packet short
+ * of it counts.
  */
-static void xtp_bbr_cycle_step(struct xtp_bbr *b, u32 inflight, bool lossy,
-			       u64 now_ns)
+static void xtp_bbr_cycle_step(struct xtp_bbr *b, u32 inflight, u32 mss,
+			       bool lossy, u64 now_ns)
 {
 	u32 gain = xtp_bbr_cycle[b->cycle_idx];
 	bool done = now_ns - b->cycle_stamp_ns >
@@ -243,7 +244,8 @@ static void xtp_bbr_cycle_step(struct xtp_bbr *b, u32 inflight, bool lossy,
 
 	lossy = lossy || xtp_bbr_congested(b);
 	if (gain > XTP_BBR_UNIT)
-		done = done && (lossy || inflight >= xtp_bbr_bdp(b, gain));
+		done = done &&
+		       (lossy || inflight + mss > xtp_bbr_bdp(b, gain));
 	else if (gain < XTP_BBR_UNIT)
 		done = done || inflight <= xtp_bbr_bdp(b, XTP_BBR_UNIT);
 	if (!done)
@@ -308,7 +310,14 @@ void xtp_bbr_update(struct xtp_bbr *b, const struct xtp_rate_sample *rs,
 		round_start = true;
 		lossy = xtp_bbr_round_lossy(b);
 	}
-	b->round_delivered += (u32)min_t(u64, rs->delivered, U32_MAX / 2);
+	/*
+	 * The round's own bytes, not the sum of its samples: each sample's
+	 * delivered spans its packet's whole flight, so the samples of one
+	 * round overlap, and their sum (a sample per MTP datagram: a
+	 * hundred times the round) hid every loss rate under 2%.
+	 */
+	b->round_delivered = (u32)min_t(u64, delivered_total - b->round_end,
+					U32_MAX / 2);
 	b->round_lost += rs->lost;
 	b->round_rtt_us = max(b->round_rtt_us, rs->rtt_us);
 	xtp_bbr_bw_sample(b, rs);
@@ -320,7 +329,7 @@ void xtp_bbr_update(struct xtp_bbr *b, const struct xtp_rate_sample *rs,
 	    inflight <= xtp_bbr_inflight(b, XTP_BBR_UNIT, mss))
 		xtp_bbr_enter_probe_bw(b, now_ns);
 	if (b->mode == XTP_BBR_PROBE_BW)
-		xtp_bbr_cycle_step(b, inflight, lossy, now_ns);
+		xtp_bbr_cycle_step(b, inflight, mss, lossy, now_ns);
 	xtp_bbr_min_rtt(b, rs, inflight, mss, now_ns);
 }
 

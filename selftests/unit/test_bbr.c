@@ -267,6 +267,39 @@ TEST(finds_a_restored_rate)
 }
 
 /*
+ * A round's loss rate is of the round's own bytes.  Each sample's
+ * delivered spans its packet's whole flight, so one round's samples
+ * overlap: summed, twenty acks of a twenty-packet flight counted twenty
+ * rounds' bytes and a 10% loss looked like 0.5%, under the threshold.
+ */
+TEST(round_loss_counts_the_rounds_bytes)
+{
+	struct xtp_rate_sample rs = { 0 };
+	struct sim s;
+	u64 d, r0;
+	int i;
+
+	sim_init(&s, MBPS(20), 20, 2 * MBPS(20) / 50, 0);
+	sim_run(&s, 2000);
+	ASSERT_EQ(0, s.b.bw_lo);
+	d = s.delivered;
+	r0 = s.b.round;
+	/* One packet acked at a time, one lost in ten, the RTT queued. */
+	for (i = 0; i < 200 && s.b.round < r0 + 2; i++) {
+		d += MSS;
+		rs.delivered = 20 * MSS;
+		rs.prior_delivered = d - 20 * MSS;
+		rs.interval_ns = 25 * MS;
+		rs.rtt_us = s.b.min_rtt_us * 3 / 2;
+		rs.lost = i % 10 == 9 ? MSS : 0;
+		xtp_bbr_update(&s.b, &rs, d, 20 * MSS, MSS, s.now + i * MS);
+	}
+	EXPECT_EQ(r0 + 2, s.b.round);
+	EXPECT_NE(0, s.b.bw_lo);
+	free(s.q);
+}
+
+/*
  * The route gets longer: the old minimum is never seen again, so after
  * ten seconds PROBE_RTT measures the new one, and PROBE_BW resumes.
  */
