@@ -214,9 +214,21 @@ done
 segs 65535
 
 # Row 6: one flow of ours and one TCP CUBIC flow through a 20 Mbit/s
-# bottleneck with 20 ms RTT and a queue of one BDP (50 KB, 34 packets).
+# bottleneck with 20 ms RTT and a queue of one BDP (50 KB): a tbf under
+# the netem that delays.  netem's own limit counts the packets of its
+# delay line too (10 ms at 20 Mbit/s, about 17 of the 34 packets a BDP
+# is), so "rate 20mbit limit 34" queued a third of a BDP.
 secs=$(pick 15 60)
-shape delay 10ms rate 20mbit limit 34
+for ns in "$NS_C" "$NS_S"; do
+	dev=veth-c
+	[ "$ns" = "$NS_S" ] && dev=veth-s
+	xtp_netem "$ns" "$dev"
+	tc -n "$ns" qdisc add dev "$dev" root handle 1: netem delay 10ms \
+		limit 10000 &&
+	tc -n "$ns" qdisc add dev "$dev" parent 1:1 handle 10: tbf \
+		rate 20mbit burst 16k limit 50000 ||
+		echo "bench: row 6's bottleneck on $dev failed" >&2
+done
 cc tcp-cubic >/dev/null
 # pair NAME PROTO PORT TCP-NS TCP-PEER: our flow NAME (PROTO to PORT from
 # the client) and a TCP flow from TCP-NS to TCP-PEER, at once.

@@ -395,7 +395,8 @@ class Report:
         r = self.rows
         self.out('## 6. Sharing a 20 Mbit/s bottleneck with TCP CUBIC')
         self.out()
-        self.out('20 ms RTT, a queue of one BDP (34 packets); both flows '
+        self.out('20 ms RTT, a queue of one BDP (a 50 KB tbf under the '
+                 'netem that delays); both flows '
                  'start together and run for the same time.  MTP\'s data '
                  'flows from its server, so its TCP companion flows the '
                  'same way.')
