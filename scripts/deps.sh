@@ -16,7 +16,7 @@ pkgs=(
 	# the 6.1 kernel that linux-headers-amd64 builds for, booted by make check
 	linux-image-amd64
 	qemu-system-x86 iproute2 tcpdump tshark
-	python3-venv python3-pip busybox-static
+	python3-venv python3-pip busybox-static patch
 	xz-utils ethtool
 	# scripted packet drops in the congestion-control tests
 	nftables
@@ -80,6 +80,11 @@ if [ ! -x "$venv/bin/vng" ]; then
 	python3 -m venv "$venv"
 	"$venv/bin/pip" install -q --disable-pip-version-check 'virtme-ng==1.42'
 fi
+# Our patch to virtme-ng's bash init: VM_NO_UDEV=1 (scripts/vm/run.sh).
+guest=$("$venv/bin/python3" -c \
+	'import os, virtme; print(os.path.dirname(virtme.__file__))')/guest
+grep -q virtme_no_udev "$guest/virtme-init" ||
+	patch -s -N "$guest/virtme-init" "$top/scripts/vm/virtme-init-no-udev.patch"
 
 touch "$stamp"
 echo "deps: ok ($(ls /lib/modules | grep -c '^6\.12') 6.12 kernel(s), vng $("$venv/bin/vng" --version 2>/dev/null | head -1))"

@@ -9,8 +9,10 @@
 # The host's file system is visible read-only; OUTDIR (default build/vm)
 # is writable and appears at the same path in the guest, /lib/modules is a
 # writable overlay so the guest can install modules for modprobe.  The
-# whole console goes to OUTDIR/console.log.  Exit status: the command's,
-# 124 on timeout.
+# whole console goes to OUTDIR/console.log.  VM_NO_UDEV=1 boots with
+# virtme-ng's bash init, patched by scripts/deps.sh to skip udev's
+# coldplug (minutes on a KASAN kernel under TCG).  Exit status: the
+# command's, 124 on timeout.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,14 +40,21 @@ shift $((OPTIND - 1))
 export PATH="$top/.venv/bin:$PATH"
 command -v vng >/dev/null || { echo "vm: vng missing (make deps)" >&2; exit 2; }
 
+append=${VM_APPEND:-}
+init=()
+if [ "${VM_NO_UDEV:-0}" = 1 ]; then
+	append="${append:+$append }virtme_no_udev"
+	init=(--no-virtme-ng-init)
+fi
+
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 # virtme-ng wants a terminal-less run to have stdin closed.
 set +e
 timeout --kill-after=30 "$tmo" \
 	vng --run "$img" --disable-kvm --cpus 2 --memory 2G --verbose \
-	--rwdir "$out" --overlay-rwdir /lib/modules \
-	${VM_APPEND:+--append "$VM_APPEND"} \
+	--rwdir "$out" --overlay-rwdir /lib/modules "${init[@]}" \
+	${append:+--append "$append"} \
 	--exec "$*" </dev/null >"$out/console.log" 2>&1
 rc=$?
 set -e
