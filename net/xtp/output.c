@@ -323,7 +323,7 @@ int xtp_send_first(struct sock *sk)
 }
 
 /**
- * xtp_send_tcntl() - answer a FIRST
+ * xtp_send_tcntl() - answer a FIRST, or repeat our key (xtp_send_probe())
  * @sk: the new context
  * @options: SREQ to ask for an answer at once, or 0
  *
@@ -387,6 +387,23 @@ int xtp_send_cntl(struct sock *sk, u32 options)
 	if (spans != few)
 		kfree(spans);
 	return err;
+}
+
+/**
+ * xtp_send_probe() - ask again: the peer did not answer an SREQ in time
+ * @sk: the context
+ *
+ * A CNTL+SREQ; a TCNTL+SREQ while the peer has not used our key.  It may
+ * not have it: the TCNTL that carried it may have been lost, and an
+ * initiator still waiting for one can answer nothing else.
+ *
+ * Return: 0 or -errno.
+ */
+int xtp_send_probe(struct sock *sk)
+{
+	if (!READ_ONCE(xtp_sk(sk)->av.valid))
+		return xtp_send_tcntl(sk, XTP_CMD_SREQ);
+	return xtp_send_cntl(sk, XTP_CMD_SREQ);
 }
 
 static int xtp_send_data(struct sock *sk, struct sk_buff *data, u32 options,

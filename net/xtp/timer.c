@@ -156,7 +156,7 @@ static void xtp_start_handshake(struct sock *sk)
 		if (!xtp_timer_pending(xs, XTP_TIMER_CTIMEOUT))
 			xtp_ctimeout_arm(sk, xs->ctimeout_tmo);
 	}
-	xtp_send_cntl(sk, XTP_CMD_SREQ);
+	xtp_send_probe(sk);
 }
 
 /* The WTIMER fired: probe, or resend the FIRST during setup. */

@@ -11,13 +11,18 @@
  * to the SREQ on the last packet that fits, one round trip.
  *
  * Such a context also has a deadline: XTP_AV_MS after the FIRST, if the
- * peer has not answered, a CNTL+SREQ asks it once; another XTP_AV_MS
- * later the context is reset (an orphan's at the first deadline).  The
- * TCNTL of a child opened while its listener's queue is half full or
- * more asks for an answer at once (SREQ), so that a real peer validates
- * within a round trip; while the queue is full, a FIRST takes the place
- * of the oldest child that was asked and has not answered, as TCP's
- * SYN_RECV requests make way in a flood.
+ * peer has not answered, an SREQ asks it once; another XTP_AV_MS later
+ * the context is reset (an orphan's at the first deadline).  Until then
+ * its probes, this one and the synchronizing handshake's, are TCNTLs
+ * (xtp_send_probe()): an initiator whose TCNTL was lost has not got our
+ * key, and its FIRSTs, backing off, may come seconds apart.  A reset
+ * context whose peer's data never reached the application leaves no ATM
+ * entry behind, so that such an initiator's next FIRST opens the
+ * association again.  The TCNTL of a child opened while its listener's
+ * queue is half full or more asks for an answer at once (SREQ), so that
+ * a real peer validates within a round trip; while the queue is full, a
+ * FIRST takes the place of the oldest child that was asked and has not
+ * answered, as TCP's SYN_RECV requests make way in a flood.
  *
  * With net.xtp.first_data 0, the data of such a context stays in its
  * receive queue, out of the application's reach, until the peer is
@@ -163,8 +168,8 @@ bool xtp_av_charge(struct sock *sk, u32 len)
  * xtp_av_timeout() - the validation deadline passed
  * @sk: the context, locked, not owned by the user
  *
- * The first time, ask the peer (CNTL+SREQ, within the limit); the second,
- * reset the context.
+ * The first time, ask the peer (xtp_send_probe(), within the limit); the
+ * second, reset the context.
  */
 void xtp_av_timeout(struct sock *sk)
 {
@@ -176,11 +181,14 @@ void xtp_av_timeout(struct sock *sk)
 	if (!xs->av.probed && !sock_flag(sk, SOCK_DEAD)) {
 		xs->av.probed = 1;
 		if (sk->sk_state == XTP_SS_ACTIVE && !xs->close.end_sent)
-			xtp_send_cntl(sk, XTP_CMD_SREQ);
+			xtp_send_probe(sk);
 		xtp_timer_reset(sk, XTP_TIMER_VALIDATE, XTP_AV_MS);
 		return;
 	}
 	XTP_INC_STATS(sock_net(sk), XTP_MIB_AVEXPIRED);
+	/* No data of the peer's was readable: nothing to protect from replay. */
+	if (xs->av.hold || xs->rcv.nxt == XTP_FIRST_SEGS_LEN)
+		xs->no_atm_timer = 1;
 	xtp_abort(sk, ETIMEDOUT);
 }
 

@@ -1003,6 +1003,7 @@ void xtp_atm_release(struct sock *sk);
 struct sk_buff *xtp_data_alloc(u32 len, gfp_t gfp);
 int xtp_send_first(struct sock *sk);
 int xtp_send_tcntl(struct sock *sk, u32 options);
+int xtp_send_probe(struct sock *sk);
 int xtp_send_cntl(struct sock *sk, u32 options);
 void xtp_send_diag_reply(struct net *net, struct sk_buff *skb, u64 key,
 			 u32 code, u32 value, const char *msg);

@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Association setup when the responder's TCNTL is lost (validate.c).
+#
+# The TCNTL is the only packet that gives the initiator the responder's
+# key; until it has one, the initiator drops everything else.  An
+# initiator whose FIRSTs were lost before has backed off (1, 2, 4, 8 s
+# between them), so after a lost TCNTL its next FIRST, which the
+# responder would answer with another TCNTL, may come after the
+# responder's validation deadline (3 s, then 3 s more).
+#
+# 1. The client drops every TCNTL without SREQ (the answers to its
+#    FIRSTs): the responder's probe at its first deadline must be a
+#    TCNTL+SREQ, which brings the client its key.  The exchange completes
+#    (sha256 both ways) and the responder is validated before its second
+#    deadline (AvExpired unchanged).  When the probe was a CNTL the client
+#    held it and waited, and the responder reset the context at 6 s.
+# 2. The server hears only the client's first FIRST and the client hears
+#    nothing, until the responder has reset the context (AvExpired +1):
+#    the client's next FIRST must open the association again, as nothing
+#    of the first one reached the application.  Its ATM entry used to
+#    stay for 2 x MSL and drop every later FIRST as a replay
+#    (InReplayFirst), until the client gave up at CTIMEOUT.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+PEER=$XTP_BINDIR/xtp_peer
+X=$XTP_BINDIR/xtpperf
+OUT=${XTP_OUT:-/tmp}/xtp_setup_loss
+mkdir -p "$OUT"
+SRV=
+
+cleanup() {
+	[ -n "$SRV" ] && kill "$SRV" 2>/dev/null && wait "$SRV" 2>/dev/null
+	xtp_ns_cleanup
+}
+
+# The XTP header's fields as raw payload after a 20-byte IP header (bit
+# offsets from it; nft 1.0.6 cannot list @th on a protocol it does not
+# know): PFORMAT is the low 5 bits of the header's byte 11, SREQ bit 0x40
+# of byte 9, SYNC bytes 20-23.
+PF='@nh,248,8 & 0x1f'
+SREQ='@nh,232,8 & 0x40'
+SYNC='@nh,320,32'
+
+# filter NS NAME RULE: a table NAME in NS whose input chain drops the XTP
+# packets RULE matches, counting them.
+filter() {
+	ip netns exec "$1" nft -f - <<-NFT
+		table ip $2 {
+			chain in {
+				type filter hook input priority 0;
+				ip protocol 36 ip hdrlength 5 $3 counter drop
+			}
+		}
+	NFT
+}
+
+dropped() {
+	ip netns exec "$1" nft list table ip "$2" |
+		sed -n 's/.*counter packets \([0-9]*\).*/\1/p'
+}
+
+ktap_print_header
+ktap_set_plan 6
+modprobe xtp
+xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
+trap cleanup EXIT
+
+# 1. Every answer to a FIRST lost.
+filter "$NS_C" notcntl "$PF == 5 $SREQ == 0" ||
+	ktap_exit_fail_msg "nft setup failed"
+head -c 20000 /dev/urandom >"$OUT/req"
+head -c 30000 /dev/urandom >"$OUT/answer"
+exp0=$(snmp_get AvExpired "$NS_S")
+ip netns exec "$NS_S" "$PEER" server -T 30 -r "$OUT/answer" 9301 \
+	>"$OUT/srv.out" 2>"$OUT/srv.err" &
+SRV=$!
+wait_for 30 grep -q listening "$OUT/srv.err" ||
+	ktap_exit_fail_msg "xtp_peer server did not start"
+t0=$(now_ms)
+ip netns exec "$NS_C" timeout 60 "$PEER" client -m connect -C 15000 \
+	198.18.0.2 9301 <"$OUT/req" >"$OUT/cli.out" 2>"$OUT/cli.err"
+rc=$?
+el=$(($(now_ms) - t0))
+wait "$SRV"
+SRV=
+ktap_check "TCNTLs lost: the exchange completed in $el ms (rc $rc; $(tail -1 "$OUT/cli.err"))" \
+	'[ $rc -eq 0 ] &&
+	 [ "$(sha256sum <"$OUT/srv.out")" = "$(sha256sum <"$OUT/req")" ] &&
+	 [ "$(sha256sum <"$OUT/cli.out")" = "$(sha256sum <"$OUT/answer")" ]'
+n=$(dropped "$NS_C" notcntl)
+ktap_check "the client dropped ${n:-?} TCNTLs, and the responder's probe brought its key before the reset (AvExpired +$(($(snmp_get AvExpired "$NS_S") - exp0)))" \
+	'[ "${n:-0}" -ge 1 ] && [ "$(snmp_get AvExpired "$NS_S")" = "$exp0" ]'
+ip netns exec "$NS_C" nft delete table ip notcntl
+
+# 2. Nothing heard until the responder gave up.
+exp0=$(snmp_get AvExpired "$NS_S")
+rep0=$(snmp_get InReplayFirst "$NS_S")
+po0=$(snmp_get PassiveOpens "$NS_S")
+filter "$NS_C" deaf "" &&
+	filter "$NS_S" onefirst "$PF == 2 $SYNC != 1" ||
+	ktap_exit_fail_msg "nft setup failed"
+ip netns exec "$NS_S" "$X" -s -P xtp -p 9302 2>"$OUT/perf.err" &
+SRV=$!
+wait_for 30 grep -q listening "$OUT/perf.err" ||
+	ktap_exit_fail_msg "xtpperf server did not start"
+ip netns exec "$NS_C" timeout 90 "$X" -j -c 198.18.0.2 -P xtp -p 9302 \
+	-m stream -b 100000 >"$OUT/perf.json" 2>"$OUT/perf.cli" &
+cli=$!
+expired() { [ "$(snmp_get AvExpired "$NS_S")" != "$exp0" ]; }
+wait_for $((15 * $(slow_factor))) expired
+ktap_check "the responder reset the unanswered context (AvExpired +$(($(snmp_get AvExpired "$NS_S") - exp0)))" \
+	'[ "$(snmp_get AvExpired "$NS_S")" = $((exp0 + 1)) ]'
+n=$(dropped "$NS_S" onefirst)
+ip netns exec "$NS_C" nft delete table ip deaf
+ip netns exec "$NS_S" nft delete table ip onefirst
+t0=$(now_ms)
+wait "$cli"
+rc=$?
+el=$(($(now_ms) - t0))
+ktap_check "meanwhile the server dropped ${n:-?} FIRSTs" '[ "${n:-0}" -ge 1 ]'
+ktap_check "the client's next FIRST opened it again: 100000 bytes confirmed $el ms later (rc $rc; $(tail -c 200 "$OUT/perf.json"))" \
+	'[ $rc -eq 0 ] && grep -q "\"bytes\":100000,\"goodput" "$OUT/perf.json" &&
+	 grep -q "\"errors\":0," "$OUT/perf.json"'
+ktap_check "as a new association, not a replay (InReplayFirst +$(($(snmp_get InReplayFirst "$NS_S") - rep0)), PassiveOpens +$(($(snmp_get PassiveOpens "$NS_S") - po0)))" \
+	'[ "$(snmp_get InReplayFirst "$NS_S")" = "$rep0" ] &&
+	 [ "$(snmp_get PassiveOpens "$NS_S")" = $((po0 + 2)) ]'
+ktap_finished
