@@ -15,10 +15,10 @@
  * RTT, PROBE_RTT holds four packets in flight for 200 ms.
  *
  * Random loss is not congestion.  A round trip counts as congested only
- * if it lost more than XTP_BBR_LOSS_PCT of what it delivered and its RTT
- * showed a queue (XTP_BBR_QUEUE_PCT of the minimum), as Veno tells
- * random loss from congestion.  Such a round ends STARTUP and caps the
- * bandwidth at 85% of the estimate, or at what the round delivered if
+ * if it lost more than XTP_BBR_LOSS_PCT of what it delivered and even its
+ * least RTT showed a queue (XTP_BBR_QUEUE_PCT of the minimum), as Veno
+ * tells random loss from congestion.  Such a round ends STARTUP and caps
+ * the bandwidth at 85% of the estimate, or at what the round delivered if
  * more, until a probing phase of PROBE_BW passes without congestion.
  *
  * Pure arithmetic: no clock and no socket, so selftests/unit/test_bbr.c
@@ -160,7 +160,7 @@ static void xtp_bbr_bw_sample(struct xtp_bbr *b,
 
 /*
  * Is the loss of the current round (so far) congestion: above the
- * threshold, with an RTT that shows a queue?
+ * threshold, in a round whose every RTT showed a queue?
  */
 static bool xtp_bbr_congested(const struct xtp_bbr *b)
 {
@@ -168,7 +168,7 @@ static bool xtp_bbr_congested(const struct xtp_bbr *b)
 
 	return total &&
 	       (u64)b->round_lost * 100 > total * XTP_BBR_LOSS_PCT &&
-	       (u64)b->round_rtt_us * 100 >
+	       b->round_rtt_us && (u64)b->round_rtt_us * 100 >
 	       (u64)b->min_rtt_us * XTP_BBR_QUEUE_PCT;
 }
 
@@ -319,7 +319,8 @@ void xtp_bbr_update(struct xtp_bbr *b, const struct xtp_rate_sample *rs,
 	b->round_delivered = (u32)min_t(u64, delivered_total - b->round_end,
 					U32_MAX / 2);
 	b->round_lost += rs->lost;
-	b->round_rtt_us = max(b->round_rtt_us, rs->rtt_us);
+	if (rs->rtt_us && (!b->round_rtt_us || rs->rtt_us < b->round_rtt_us))
+		b->round_rtt_us = rs->rtt_us;
 	xtp_bbr_bw_sample(b, rs);
 	if (round_start && b->mode == XTP_BBR_STARTUP)
 		xtp_bbr_check_full_bw(b, lossy, rs->app_limited);

@@ -72,7 +72,7 @@ struct xtp_rate_sample {
  * @min_rtt_us: the least RTT of the last %XTP_BBR_MIN_RTT_NS
  * @round_delivered: bytes delivered in the current round trip
  * @round_lost: bytes lost in the current round trip
- * @round_rtt_us: the largest RTT sampled in the current round
+ * @round_rtt_us: the least RTT sampled in the current round, 0 for none
  * @mode: &enum xtp_bbr_mode
  * @cycle_idx: the PROBE_BW phase
  * @full_bw_cnt: STARTUP: rounds in a row without 25% growth
@@ -108,8 +108,11 @@ struct xtp_bbr {
 #define XTP_BBR_PROBE_RTT_NS	(200ULL * 1000000ULL)
 /*
  * Loss in a round trip is congestion when it is above this (percent) and
- * the round's RTT shows a queue (XTP_BBR_QUEUE_PCT of the minimum):
- * random loss on an empty path is neither.
+ * even the round's least RTT shows a queue (XTP_BBR_QUEUE_PCT of the
+ * minimum): random loss on an empty path is neither.  The least, not the
+ * largest: a drop-tail queue that overflows stood the whole round, while
+ * one late acknowledgment (a busy host, an answer of many datagrams sent
+ * back to back) is not a queue.
  */
 #define XTP_BBR_LOSS_PCT	2
 #define XTP_BBR_QUEUE_PCT	125
