@@ -1182,7 +1182,8 @@ static void xtp_kt_stuck(struct sock *sk, bool resend)
  * missing and was sent again: the second in a row after the first one
  * lowers the packet size to 1024, then halves it, never below 256.
  * Progress starts over; a handshake after which nothing was sent again
- * (a sender held back) counts for nothing.
+ * (a sender held back) counts for nothing, nor one after which the peer
+ * reported a full-size packet's worth of other data.
  */
 static void xtp_pmtu_blackhole(struct kunit *test)
 {
@@ -1225,6 +1226,15 @@ static void xtp_pmtu_blackhole(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xs->probe_data, 0);
 	xtp_kt_stuck(sk, true);
 	KUNIT_EXPECT_EQ(test, xs->probe_data, 1024);
+
+	/* A packet's worth delivered between handshakes: lost at random. */
+	xs->probe_data = 0;
+	xs->snd.una = 1300;
+	for (i = 0; i < 6; i++) {
+		xtp_kt_stuck(sk, true);
+		xs->cc.delivered += xtp_seg_limit(xs);
+	}
+	KUNIT_EXPECT_EQ(test, xs->probe_data, 0);
 	release_sock(sk);
 }
 

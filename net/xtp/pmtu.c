@@ -296,7 +296,11 @@ void xtp_mtu_icmp(struct sock *sk, u32 mtu)
  * where the previous handshake left it and the data the peer waits for
  * went again, since then, in a full-size packet, that packet may be too
  * big for the path.  A sender held back meanwhile (by pacing, say) has
- * shown nothing of the path.
+ * shown nothing of the path.  One whose packets the peer reported since
+ * (its ECNTL spans) add up to a full-size packet has shown that the path
+ * carries them: the head was lost at random.  At 20% loss each way,
+ * where that was not asked, 30 short associations on a path without a
+ * black hole took 5 and 6 for black holes.
  */
 void xtp_mtu_handshake_end(struct sock *sk)
 {
@@ -305,15 +309,17 @@ void xtp_mtu_handshake_end(struct sock *sk)
 	struct dst_entry *dst = __sk_dst_get(sk);
 	u32 seg = xtp_seg_limit(xs);
 	u64 prev_ns = xs->stuck_ns;
+	bool carried = xs->cc.delivered - xs->stuck_delivered >= seg;
 
 	xs->stuck_ns = ktime_get_ns();
+	xs->stuck_delivered = xs->cc.delivered;
 	/*
 	 * Loopback has no black hole: what it loses is a receiver's memory
 	 * (mem.c), and smaller packets would only slow the drain that
 	 * ends the pressure.
 	 */
 	if (!head || xs->snd.una != xs->stuck_una || head->len < seg ||
-	    seg <= XTP_MIN_PROBE_DATA ||
+	    carried || seg <= XTP_MIN_PROBE_DATA ||
 	    (dst && dst->dev->flags & IFF_LOOPBACK)) {
 		xs->stuck_una = xs->snd.una;
 		xs->stuck_count = 0;

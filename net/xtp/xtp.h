@@ -620,6 +620,7 @@ struct xtp_counters {
  * @mtu_info: MTU an ICMP error reported while the user owned the socket
  * @stuck_una: &xtp_snd.una when the last handshake ended
  * @stuck_ns: when the last handshake ended
+ * @stuck_delivered: &xtp_cc_state.delivered when the last handshake ended
  * @stuck_count: handshakes in a row that ended with full-size data lost
  *	and &xtp_snd.una where it was
  * @sreq_freq: SREQ on every @sreq_freq-th DATA packet
@@ -694,6 +695,7 @@ struct xtp_sock {
 	u32 zombie_tmo;
 	u64 stuck_una;
 	u64 stuck_ns;
+	u64 stuck_delivered;
 
 	struct xtp_close close;
 	u32 fastnak:1,
