@@ -229,6 +229,7 @@ void xtp_rate_delivered(struct sock *sk, const struct sk_buff *skb)
 	u64 cur = xs->cc.delivered;
 
 	xs->cc.delivered += skb->len;
+	xtp_mtu_delivered(xs, skb);
 	if (acc->any && cb->xmit_ns <= acc->xmit_ns)
 		return;
 	acc->any = true;

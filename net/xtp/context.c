@@ -100,7 +100,8 @@ void xtp_ctx_init(struct sock *sk)
 	xs->pmtu_cookie = 0;
 	xs->stuck_una = 0;
 	xs->stuck_ns = 0;
-	xs->stuck_delivered = 0;
+	xs->full_delivered = 0;
+	xs->stuck_full = 0;
 	xs->stuck_count = 0;
 	INIT_HLIST_NODE(&xs->port_node);
 	INIT_LIST_HEAD(&xs->accept_queue);

@@ -1183,7 +1183,7 @@ static void xtp_kt_stuck(struct sock *sk, bool resend)
  * lowers the packet size to 1024, then halves it, never below 256.
  * Progress starts over; a handshake after which nothing was sent again
  * (a sender held back) counts for nothing, nor one after which the peer
- * reported a full-size packet's worth of other data.
+ * reported another full-size packet; short ones do not prove the path.
  */
 static void xtp_pmtu_blackhole(struct kunit *test)
 {
@@ -1191,6 +1191,7 @@ static void xtp_pmtu_blackhole(struct kunit *test)
 	unsigned long mib = xtp_kt_mib(XTP_MIB_PMTUBLACKHOLE);
 	struct sock *sk = xtp_kt_socket(test);
 	struct xtp_sock *xs = xtp_sk(sk);
+	struct sk_buff *head, *short_skb;
 	int i;
 
 	lock_sock(sk);
@@ -1227,14 +1228,32 @@ static void xtp_pmtu_blackhole(struct kunit *test)
 	xtp_kt_stuck(sk, true);
 	KUNIT_EXPECT_EQ(test, xs->probe_data, 1024);
 
-	/* A packet's worth delivered between handshakes: lost at random. */
+	/*
+	 * A full-size packet reported between handshakes: the head was lost
+	 * at random.  Short ones, which a black hole lets through, count for
+	 * nothing.
+	 */
 	xs->probe_data = 0;
 	xs->snd.una = 1300;
+	head = skb_peek(&xs->snd.rtx);
+	short_skb = alloc_skb(head->len - 1, GFP_KERNEL);
+	KUNIT_EXPECT_NOT_NULL(test, short_skb);
+	if (!short_skb)
+		goto out;
+	skb_put_zero(short_skb, head->len - 1);
 	for (i = 0; i < 6; i++) {
 		xtp_kt_stuck(sk, true);
-		xs->cc.delivered += xtp_seg_limit(xs);
+		xtp_mtu_delivered(xs, short_skb);
+		xtp_mtu_delivered(xs, head);
 	}
 	KUNIT_EXPECT_EQ(test, xs->probe_data, 0);
+	for (i = 0; i < 3; i++) {
+		xtp_kt_stuck(sk, true);
+		xtp_mtu_delivered(xs, short_skb);
+	}
+	KUNIT_EXPECT_EQ(test, xs->probe_data, 1024);
+	kfree_skb(short_skb);
+out:
 	release_sock(sk);
 }
 

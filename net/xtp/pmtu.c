@@ -289,6 +289,21 @@ void xtp_mtu_icmp(struct sock *sk, u32 mtu)
 }
 
 /**
+ * xtp_mtu_delivered() - the peer reported @skb for the first time
+ * @xs: the context
+ * @skb: the packet, in the retransmission queue
+ *
+ * Counts the packets of the full size that got through, which a PMTU
+ * black hole lets none of (xtp_mtu_handshake_end()).
+ */
+void xtp_mtu_delivered(struct xtp_sock *xs, const struct sk_buff *skb)
+{
+	if (skb->len >= xtp_seg_limit(xs))
+		xs->full_delivered++;
+}
+EXPORT_SYMBOL_IF_KUNIT(xtp_mtu_delivered);
+
+/**
  * xtp_mtu_handshake_end() - a handshake ended: is the path a black hole?
  * @sk: the context, locked, before what the answer left out is resent
  *
@@ -296,11 +311,11 @@ void xtp_mtu_icmp(struct sock *sk, u32 mtu)
  * where the previous handshake left it and the data the peer waits for
  * went again, since then, in a full-size packet, that packet may be too
  * big for the path.  A sender held back meanwhile (by pacing, say) has
- * shown nothing of the path.  One whose packets the peer reported since
- * (its ECNTL spans) add up to a full-size packet has shown that the path
- * carries them: the head was lost at random.  At 20% loss each way,
- * where that was not asked, 30 short associations on a path without a
- * black hole took 5 and 6 for black holes.
+ * shown nothing of the path.  One that has had a full-size packet
+ * reported since (RSEQ or an ECNTL span) has shown that the path carries
+ * them: the head was lost at random, which at 20% loss each way happens
+ * twice in a row one time in 25.  Short packets prove nothing: they pass
+ * a black hole.
  */
 void xtp_mtu_handshake_end(struct sock *sk)
 {
@@ -309,10 +324,10 @@ void xtp_mtu_handshake_end(struct sock *sk)
 	struct dst_entry *dst = __sk_dst_get(sk);
 	u32 seg = xtp_seg_limit(xs);
 	u64 prev_ns = xs->stuck_ns;
-	bool carried = xs->cc.delivered - xs->stuck_delivered >= seg;
+	bool carried = xs->full_delivered != xs->stuck_full;
 
 	xs->stuck_ns = ktime_get_ns();
-	xs->stuck_delivered = xs->cc.delivered;
+	xs->stuck_full = xs->full_delivered;
 	/*
 	 * Loopback has no black hole: what it loses is a receiver's memory
 	 * (mem.c), and smaller packets would only slow the drain that

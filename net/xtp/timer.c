@@ -143,7 +143,7 @@ void xtp_wtimer_answered(struct sock *sk, u32 echo)
 		xtp_wtimer_guard(sk, echo);
 }
 
-/* Synchronizing handshake: suspend data, probe with CNTL+SREQ. */
+/* Synchronizing handshake: suspend data, probe (xtp_send_probe()). */
 static void xtp_start_handshake(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);

@@ -620,7 +620,8 @@ struct xtp_counters {
  * @mtu_info: MTU an ICMP error reported while the user owned the socket
  * @stuck_una: &xtp_snd.una when the last handshake ended
  * @stuck_ns: when the last handshake ended
- * @stuck_delivered: &xtp_cc_state.delivered when the last handshake ended
+ * @full_delivered: packets of the full payload size the peer has reported
+ * @stuck_full: @full_delivered when the last handshake ended
  * @stuck_count: handshakes in a row that ended with full-size data lost
  *	and &xtp_snd.una where it was
  * @sreq_freq: SREQ on every @sreq_freq-th DATA packet
@@ -695,7 +696,8 @@ struct xtp_sock {
 	u32 zombie_tmo;
 	u64 stuck_una;
 	u64 stuck_ns;
-	u64 stuck_delivered;
+	u32 full_delivered;
+	u32 stuck_full;
 
 	struct xtp_close close;
 	u32 fastnak:1,
@@ -1057,6 +1059,7 @@ int xtp_seg_fit(struct sock *sk, struct sk_buff_head *q, struct sk_buff *skb,
 void xtp_mtu_icmp(struct sock *sk, u32 mtu);
 void xtp_mtu_reduced(struct sock *sk);
 void xtp_mtu_handshake_end(struct sock *sk);
+void xtp_mtu_delivered(struct xtp_sock *xs, const struct sk_buff *skb);
 
 /* socket.c */
 void xtp_listen_drop(struct sock *sk, struct xtp_sock *xs, bool forget);
