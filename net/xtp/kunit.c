@@ -1112,6 +1112,68 @@ static struct kunit_suite xtp_recovery_suite = {
 	.test_cases = xtp_recovery_cases,
 };
 
+/* ---- Congestion control -------------------------------------------------- */
+
+/*
+ * Acknowledge @segs full packets one at a time outside slow start and
+ * recovery; return by how many packets the window grew.
+ */
+static u32 xtp_kt_grow(struct sock *sk, u32 segs)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	u32 seg = xtp_seg_limit(xs), cwnd = xs->cc.cwnd;
+
+	while (segs--)
+		xs->cc.ops->acked(sk, seg);
+	return (xs->cc.cwnd - cwnd) / seg;
+}
+
+/*
+ * NewReno grows one packet per window acknowledged; so does Veno while
+ * less than three packets queue (SRTT at the least RTT), and one per two
+ * windows once its window keeps three or more in queues (SRTT twice the
+ * least RTT: half of a 10-packet window queues).
+ */
+static void xtp_cc_veno_growth(struct kunit *test)
+{
+	static const u8 ids[] = { XTP_CC_NEWRENO, XTP_CC_VENO, XTP_CC_VENO };
+	static const u32 srtt[] = { 80000, 40000, 80000 };
+	static const u32 want[] = { 1, 1, 0 };
+	struct sock *sk = xtp_kt_socket(test);
+	struct xtp_sock *xs = xtp_sk(sk);
+	u32 seg = xtp_seg_limit(xs);
+	unsigned int i;
+
+	lock_sock(sk);
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		xs->cc.id = ids[i];
+		xtp_cc_start(sk);
+		KUNIT_ASSERT_EQ(test, xs->cc.ops->id, ids[i]);
+		xs->cc.cwnd = 10 * seg;
+		xs->cc.ssthresh = 2 * seg;
+		xs->rtt.min_rtt_us = 40000;
+		xs->rtt.srtt_us = srtt[i];
+		KUNIT_EXPECT_EQ_MSG(test, xtp_kt_grow(sk, 10), want[i],
+				    "%s, SRTT %u us", xs->cc.ops->name, srtt[i]);
+	}
+	/* The second window of a queueing Veno brings its packet. */
+	KUNIT_EXPECT_EQ(test, xtp_kt_grow(sk, 10), 1U);
+	KUNIT_EXPECT_EQ(test, xs->cc.cwnd, 11 * seg);
+	release_sock(sk);
+}
+
+static struct kunit_case xtp_cc_cases[] = {
+	KUNIT_CASE(xtp_cc_veno_growth),
+	{}
+};
+
+static struct kunit_suite xtp_cc_suite = {
+	.name = "xtp_cc",
+	.init = xtp_kt_init,
+	.exit = xtp_kt_exit,
+	.test_cases = xtp_cc_cases,
+};
+
 /*
  * A packet cut for a smaller path MTU: the first piece keeps the start,
  * the rest follows it in the queue with the packet's state and its EOM
@@ -1444,7 +1506,8 @@ static struct kunit_suite xtp_csum_suite = {
 };
 
 kunit_test_suites(&xtp_atm_suite, &xtp_key_suite, &xtp_rcvq_suite,
-		  &xtp_recovery_suite, &xtp_pmtu_suite, &xtp_csum_suite);
+		  &xtp_recovery_suite, &xtp_cc_suite, &xtp_pmtu_suite,
+		  &xtp_csum_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests of the XTP module's internals");
