@@ -16,9 +16,11 @@
 #include <linux/delay.h>
 #include <linux/in.h>
 #include <linux/jiffies.h>
+#include <linux/jump_label.h>
 #include <linux/net.h>
 #include <linux/socket.h>
 #include <net/sock.h>
+#include <net/udp.h>
 
 #include "compat.h"
 #include "mtp.h"
@@ -908,7 +910,47 @@ static struct kunit_suite mtp_client_suite = {
 	.test_cases = mtp_client_cases,
 };
 
-kunit_test_suites(&mtp_client_suite);
+/* ---- module ---------------------------------------------------------------- */
+
+static int mtp_kt_encap_users(void)
+{
+	return static_key_count(&udp_encap_needed_key.key);
+}
+
+/*
+ * The module holds UDP's encapsulation key: a socket's UDP tunnel adds
+ * one user and its close takes it away, and the key never drops to zero,
+ * which would patch kernel text.
+ */
+static void mtp_module_encap_key_held(struct kunit *test)
+{
+	struct sockaddr_in lo = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	int users = mtp_kt_encap_users();
+	struct socket *sock;
+
+	KUNIT_EXPECT_GE(test, users, 1);
+	KUNIT_ASSERT_EQ(test, sock_create(AF_INET, SOCK_MTP, 0, &sock), 0);
+	KUNIT_EXPECT_EQ(test, kernel_bind(sock, (struct sockaddr *)&lo,
+					  sizeof(lo)), 0);
+	KUNIT_EXPECT_EQ(test, mtp_kt_encap_users(), users + 1);
+	sock_release(sock);
+	KUNIT_EXPECT_EQ(test, mtp_kt_encap_users(), users);
+}
+
+static struct kunit_case mtp_module_cases[] = {
+	KUNIT_CASE(mtp_module_encap_key_held),
+	{}
+};
+
+static struct kunit_suite mtp_module_suite = {
+	.name = "mtp_module",
+	.test_cases = mtp_module_cases,
+};
+
+kunit_test_suites(&mtp_client_suite, &mtp_module_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests of MTP client transactions");

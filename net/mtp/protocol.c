@@ -7,6 +7,7 @@
 
 #include <linux/module.h>
 #include <net/protocol.h>
+#include <net/udp.h>
 #include <net/net_namespace.h>
 
 #include "compat.h"
@@ -84,6 +85,15 @@ static int __init mtp_init(void)
 	err = proto_register(&mtp_prot, 1);
 	if (err)
 		goto out_pernet;
+	/*
+	 * Each socket's UDP tunnel takes a reference to the encapsulation
+	 * static key; with none of our own, the first socket to open and
+	 * the last to close patched kernel text (a jump label) every time.
+	 * CI's QEMU TCG guest once took an "Oops: int3" in udp_destroy_sock()
+	 * as a close patched it.  Held while the module is loaded, the key
+	 * only counts.
+	 */
+	udp_encap_enable();
 	inet_register_protosw(&mtp_protosw);
 	pr_info("MTP transactions registered (socket type %d)\n",
 		SOCK_MTP);
@@ -99,6 +109,7 @@ out_client:
 static void __exit mtp_exit(void)
 {
 	inet_unregister_protosw(&mtp_protosw);
+	udp_encap_disable();
 	proto_unregister(&mtp_prot);
 	unregister_pernet_subsys(&mtp_net_ops);
 	mtp_client_exit();
