@@ -77,7 +77,8 @@ start=$(date +%s)
 # in early boot (do_raw_spin_lock from handle_edge_irq) was seen, and any
 # report turns lockdep off for the rest of the boot.
 boot_args="kunit.enable=1 kasan_multi_shot no5lvl"
-# udev's coldplug took 80-300 s of each boot here, and no test needs it.
+# udev's coldplug took 80-300 s of each boot here, and no test needs it:
+# where run.sh cannot stand a stub in for udev, the bash init skips it.
 export VM_NO_UDEV=1
 env="SELFTEST_TIMEOUT=${DEBUG_SELFTEST_TIMEOUT:-1500}
 MTP_REPEAT_PCT=10"
