@@ -40,6 +40,7 @@ pkill -KILL -x systemd-udevd 2>/dev/null
 pkill -KILL -f '^\(udev-worker\)' 2>/dev/null
 
 "$top/scripts/vm/guest-install.sh" "$stage"
+"$top/scripts/vm/guest-hold-keys.sh"
 
 mount -t debugfs none /sys/kernel/debug 2>/dev/null
 kml=/sys/kernel/debug/kmemleak
