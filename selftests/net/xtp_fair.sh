@@ -25,13 +25,12 @@
 #
 # Runs: TCP alone, then XTP and TCP together, first with the module's
 # default controller, then with XTPSOCK_CONGESTION set to each other one
-# (XTP_CC_SCC, XTP_CC_NEWRENO, XTP_CC_VENO).  A controller the module
-# rejects (ENOPROTOOPT or EINVAL, `xtpsend -O --cc=...` exits 3) fails
-# that controller's checks.  XTP_FAIR_SOLO=1 also runs each controller
-# alone first and prints its goodput (no check uses it: 45 s of CI's
-# hour).  Goodput is
-# measured at the receivers (xtprecv -i progress lines) over the same
-# interval, after a warm-up.
+# (of XTP_CC_SCC, XTP_CC_NEWRENO, XTP_CC_VENO and XTP_CC_BBR).  A
+# controller the module rejects (ENOPROTOOPT or EINVAL, `xtpsend -O
+# --cc=...` exits 3) fails that controller's checks.  XTP_FAIR_SOLO=1
+# also runs each controller alone first and prints its goodput (no check
+# uses it: 45 s of CI's hour).  Goodput is measured at the receivers
+# (xtprecv -i progress lines) over the same interval, after a warm-up.
 #
 # Assertions, only what is robust under TCG: TCP alone gets at least half
 # the bottleneck and no more than it (the qdisc is the bottleneck); in
