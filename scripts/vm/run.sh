@@ -45,13 +45,14 @@ wrap=()
 # udev's coldplug took 16 s of each boot of Debian's kernel and 80-300 s
 # of the debug kernel's, and no test needs udev (guest-suite.sh stops
 # it): as root, virtme-ng's own init boots with a udev that does nothing
-# (udev-stub.sh).  Otherwise VM_NO_UDEV=1 boots virtme-ng's bash init,
+# (udev-stub.sh) and without systemd-tmpfiles (stub-boot-exec.sh).
+# Otherwise VM_NO_UDEV=1 boots virtme-ng's bash init,
 # patched to skip udev, which spent ~200 s of a debug-kernel boot in its
 # ~140 processes; VM_UDEV=1 keeps the real udev.
 if [ "${VM_UDEV:-0}" != 1 ] && [ -e /usr/lib/systemd/systemd-udevd ] &&
    unshare -m --propagation private true 2>/dev/null; then
 	wrap=(unshare -m --propagation private
-	      "$top/scripts/vm/no-udev-exec.sh")
+	      "$top/scripts/vm/stub-boot-exec.sh")
 elif [ "${VM_NO_UDEV:-0}" = 1 ]; then
 	append="${append:+$append }virtme_no_udev"
 	init=(--no-virtme-ng-init)
