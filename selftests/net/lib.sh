@@ -17,15 +17,64 @@ sockprobe() { "$XTP_BINDIR/sockprobe" "$@"; }
 
 module_loaded() { grep -q "^$1 " /proc/modules; }
 
-# snmp_get NAME [NETNS]: counter XtpNAME from /proc/net/xtp/snmp.
-snmp_get() {
-	local f=/proc/net/xtp/snmp
-	if [ -n "${2:-}" ]; then
-		ip netns exec "$2" awk -v n="Xtp$1" '$1 == n { print $2 }' "$f"
-	else
-		awk -v n="Xtp$1" '$1 == n { print $2 }' "$f"
-	fi
+# Counters of a namespace are read through /proc/PID/net of a process
+# that stays in it (ns_hold), with bash's own read: under TCG every
+# program started costs ~0.1 s and `ip netns exec NS awk` 0.3 s, and
+# xtp_data.sh alone read 80 counters.  NS_PID maps a namespace to its
+# holder; a namespace without one is read through ip netns exec.
+declare -gA NS_PID
+
+# ns_hold NS...: a process in each NS until ns_release (or the namespace's
+# own cleanup) ends it; 1 if one did not get there within 10 s.  It is
+# started from a subshell, so that it is no child of the test's shell: a
+# bare \`wait\` (xtp_counters.sh's stop with no PIDs) would wait for it.
+# It stays in the test's process group, which a timeout kills.
+ns_hold() {
+	local ns
+
+	for ns; do
+		NS_PID[$ns]=$(ip netns exec "$ns" sleep 86400 \
+			      </dev/null >/dev/null 2>&1 & echo $!)
+		wait_for 10 ns_held "$ns" || return 1
+	done
 }
+
+# ns_held NS: NS has a holder, and it is in NS (ip netns exec has joined).
+ns_held() {
+	local pid=${NS_PID[$1]:-}
+
+	[ -n "$pid" ] && [ "/proc/$pid/ns/net" -ef "/run/netns/$1" ]
+}
+
+# ns_release NS...: end the holders of the NSs.
+ns_release() {
+	local ns
+
+	for ns; do
+		[ -n "${NS_PID[$ns]:-}" ] || continue
+		kill "${NS_PID[$ns]}" 2>/dev/null
+		unset "NS_PID[$ns]"
+	done
+}
+
+# ns_counter FILE NAME [NETNS]: the value of line NAME in /proc/net/FILE.
+ns_counter() {
+	local f=/proc/net/$1 k v
+
+	if [ -n "${3:-}" ]; then
+		if ! ns_held "$3"; then
+			ip netns exec "$3" awk -v n="$2" '$1 == n { print $2 }' "$f"
+			return
+		fi
+		f=/proc/${NS_PID[$3]}/net/$1
+	fi
+	while read -r k v; do
+		[ "$k" = "$2" ] && { echo "$v"; return; }
+	done <"$f"
+}
+
+# snmp_get NAME [NETNS]: counter XtpNAME from /proc/net/xtp/snmp.
+snmp_get() { ns_counter xtp/snmp "Xtp$1" "${2:-}"; }
 
 # wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
 wait_for() {
@@ -95,10 +144,11 @@ xtp_ns_setup() {
 	ip -n "$NS_S" addr add 198.18.0.2/24 dev veth-s &&
 	ip -n "$NS_C" link set veth-c up && ip -n "$NS_S" link set veth-s up &&
 	ip -n "$NS_C" link set lo up && ip -n "$NS_S" link set lo up &&
-	xtp_trains_default "$NS_C" "$NS_S"
+	xtp_trains_default "$NS_C" "$NS_S" && ns_hold "$NS_C" "$NS_S"
 }
 
 xtp_ns_cleanup() {
+	ns_release "$NS_C" "$NS_S"
 	ip netns delete "$NS_C" 2>/dev/null
 	ip netns delete "$NS_S" 2>/dev/null
 }
@@ -207,7 +257,7 @@ xtp_ns_setup_bridged() {
 	ip -n "$NS_S" addr add 198.18.0.2/24 dev veth-s &&
 	ip -n "$NS_C" link set veth-c up && ip -n "$NS_S" link set veth-s up &&
 	ip -n "$NS_C" link set lo up && ip -n "$NS_S" link set lo up &&
-	xtp_trains_default "$NS_C" "$NS_S"
+	xtp_trains_default "$NS_C" "$NS_S" && ns_hold "$NS_C" "$NS_S"
 }
 
 xtp_ns_cleanup_bridged() {
@@ -239,12 +289,14 @@ mtp_ns_setup() {
 	ip -n "$MTP_SRV" addr add 198.18.0.1/24 dev vs &&
 	ip -n "$MTP_CLI" addr add 198.18.0.2/24 dev vc &&
 	ip -n "$MTP_SRV" link set vs up && ip -n "$MTP_CLI" link set vc up &&
-	ip -n "$MTP_SRV" link set lo up && ip -n "$MTP_CLI" link set lo up
+	ip -n "$MTP_SRV" link set lo up && ip -n "$MTP_CLI" link set lo up &&
+	ns_hold "$MTP_SRV" "$MTP_CLI"
 }
 
 mtp_ns_cleanup() {
 	local p
 
+	ns_release "$MTP_SRV" "$MTP_CLI"
 	p="$(ip netns pids "$MTP_SRV" 2>/dev/null) $(ip netns pids "$MTP_CLI" 2>/dev/null)"
 	[ -n "${p// /}" ] && kill $p 2>/dev/null
 	ip netns del "$MTP_SRV" 2>/dev/null
@@ -260,8 +312,8 @@ mtp_netem_both() {
 }
 # ssnmp NAME / csnmp NAME: counter MtpNAME of /proc/net/mtp/snmp, server or
 # client.
-ssnmp() { ns_s awk -v n="Mtp$1" '$1 == n { print $2 }' /proc/net/mtp/snmp; }
-csnmp() { ns_c awk -v n="Mtp$1" '$1 == n { print $2 }' /proc/net/mtp/snmp; }
+ssnmp() { ns_counter mtp/snmp "Mtp$1" "$MTP_SRV"; }
+csnmp() { ns_counter mtp/snmp "Mtp$1" "$MTP_CLI"; }
 # mtp_port_open PORT: a UDP (so MTP) socket of the server holds PORT.
 mtp_port_open() { ns_s grep -qi ":$(printf %04X "$1") " /proc/net/udp; }
 

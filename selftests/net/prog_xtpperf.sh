@@ -22,7 +22,7 @@ for p in xtp tcp tfo mtp; do
 		2>"$OUT/srv-$p.err" &
 	srv+=($!)
 done
-trap 'kill "${srv[@]}" 2>/dev/null; wait; prog_cleanup' EXIT
+trap 'kill "${srv[@]}" 2>/dev/null; wait "${srv[@]}"; prog_cleanup' EXIT
 wait_for 30 sh -c "ip netns exec $NS_S ss -ltn | grep -q :5103" ||
 	ktap_exit_fail_msg "xtpperf servers did not start"
 

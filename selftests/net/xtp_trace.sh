@@ -165,7 +165,7 @@ if command -v perf >/dev/null &&
 	wait_for 30 grep -q listening "$OUT/srv2.err"
 	out0=$(both OutPkts) in0=$(both InPkts)
 	export NS_C NS_S B OUT
-	export -f snmp_get wait_for xtp_ns_idle
+	export -f snmp_get ns_counter ns_held wait_for xtp_ns_idle
 	perf stat -a -x, -o "$OUT/perf" \
 		-e xtp:xtp_send_pkt -e xtp:xtp_recv_pkt -- bash -c '
 		ip netns exec "$NS_C" timeout 60 "$B/xtpsend" -T 30 \
