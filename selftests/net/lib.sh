@@ -27,7 +27,7 @@ declare -gA NS_PID
 # ns_hold NS...: a process in each NS until ns_release (or the namespace's
 # own cleanup) ends it; 1 if one did not get there within 10 s.  It is
 # started from a subshell, so that it is no child of the test's shell: a
-# bare \`wait\` (xtp_counters.sh's stop with no PIDs) would wait for it.
+# bare `wait` (xtp_counters.sh's stop with no PIDs) would wait for it.
 # It stays in the test's process group, which a timeout kills.
 ns_hold() {
 	local ns

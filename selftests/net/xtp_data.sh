@@ -55,7 +55,7 @@ transfer() {
 }
 
 ktap_print_header
-ktap_set_plan 20
+ktap_set_plan 21
 modprobe xtp
 xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
 trap xtp_ns_cleanup EXIT
@@ -79,4 +79,14 @@ for size in $SIZES; do
 	ktap_check "FILETRANSFER: $size bytes, byte-identical ($((SECONDS - start)) s)" \
 		'[ $rc -eq 0 ]'
 done
+# The counters above were read through the namespaces' holders
+# (lib.sh, ns_hold): they must be there and read what ip netns exec reads,
+# 20 active opens on the client's side after 20 exchanges, none in the
+# test's own namespace.
+direct=$(ip netns exec "$NS_C" awk '$1 == "XtpActiveOpens" { print $2 }' \
+	 /proc/net/xtp/snmp)
+held=$(snmp_get ActiveOpens "$NS_C")
+ktap_check "counters read through the namespace's holder: ActiveOpens $held, ip netns exec reads $direct, this namespace $(snmp_get ActiveOpens)" \
+	'ns_held "$NS_C" && ns_held "$NS_S" && [ "$held" = "$direct" ] &&
+	 [ "$held" = 20 ] && [ "$(snmp_get ActiveOpens)" != 20 ]'
 ktap_finished

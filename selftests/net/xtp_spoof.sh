@@ -171,7 +171,8 @@ if ! wait_for 60 xtp_ns_idle "$NS_S"; then
 	[ -x "$SS" ] && ip netns exec "$NS_S" "$SS" -Otanie --xtp 2>&1 |
 		sed 's/^/# left: /'
 fi
-wait_for 10 sh -c "[ \"\$(ip netns exec $NS_S awk '\$1 == \"XtpAtmEntries\" { print \$2 }' /proc/net/xtp/snmp)\" = 0 ]"
+atm_empty() { [ "$(ssnmp AtmEntries)" = 0 ]; }
+wait_for 10 atm_empty
 ktap_check "everything drained: $(ssnmp CurrSockets) contexts, $(ssnmp AtmEntries) ATM entries left after $((SECONDS - t0)) s" \
 	'[ "$(ssnmp CurrSockets)" = 0 ] && [ "$(ssnmp AtmEntries)" = 0 ]'
 ktap_finished
