@@ -160,11 +160,15 @@ static void xtp_bbr_bw_sample(struct xtp_bbr *b,
 
 /*
  * Is the loss of the current round (so far) congestion: above the
- * threshold, in a round whose every RTT showed a queue?
+ * threshold, in a round whose every RTT showed a queue?  Mid-round the
+ * rate is of at least @flight bytes, the flight the round will be judged
+ * on: at a round's first sample nothing is delivered yet, and a single
+ * loss reported with it was a loss rate of 100%.
  */
-static bool xtp_bbr_congested(const struct xtp_bbr *b)
+static bool xtp_bbr_congested(const struct xtp_bbr *b, u32 flight)
 {
-	u64 total = (u64)b->round_delivered + b->round_lost;
+	u64 total = max_t(u64, (u64)b->round_delivered + b->round_lost,
+			  flight);
 
 	return total &&
 	       (u64)b->round_lost * 100 > total * XTP_BBR_LOSS_PCT &&
@@ -175,7 +179,7 @@ static bool xtp_bbr_congested(const struct xtp_bbr *b)
 /* At a round's end: was its loss congestion?  Starts the next round. */
 static bool xtp_bbr_round_lossy(struct xtp_bbr *b)
 {
-	bool lossy = xtp_bbr_congested(b);
+	bool lossy = xtp_bbr_congested(b, 0);
 
 	if (lossy)
 		b->bw_lo = max(b->round_bw,
@@ -242,7 +246,7 @@ static void xtp_bbr_cycle_step(struct xtp_bbr *b, u32 inflight, u32 mss,
 	bool done = now_ns - b->cycle_stamp_ns >
 		    (u64)b->min_rtt_us * NSEC_PER_USEC;
 
-	lossy = lossy || xtp_bbr_congested(b);
+	lossy = lossy || xtp_bbr_congested(b, inflight);
 	if (gain > XTP_BBR_UNIT)
 		done = done &&
 		       (lossy || inflight + mss > xtp_bbr_bdp(b, gain));

@@ -360,6 +360,44 @@ TEST(round_loss_counts_the_rounds_bytes)
 }
 
 /*
+ * A probe's first sample of a round reports one packet lost, with a
+ * hundred in flight and the RTT queued: 1%, under the threshold, so the
+ * probe ends clean and lifts the cap.  Counted against the round's
+ * delivered bytes (none yet) it was 100% and kept the cap; ten lost are
+ * congestion either way.
+ */
+static void probe_round_start(struct __test_metadata *_metadata,
+			      unsigned int lost_pkts, bool cap_kept)
+{
+	struct xtp_rate_sample rs = { .delivered = MSS,
+				      .interval_ns = 25 * MS };
+	struct sim s;
+	u64 cap;
+
+	sim_init(&s, MBPS(20), 20, 2 * MBPS(20) / 50, 0);
+	sim_run(&s, 2000);
+	ASSERT_EQ(XTP_BBR_PROBE_BW, s.b.mode);
+	s.b.cycle_idx = 0;
+	s.b.cycle_stamp_ns = s.now - 100 * MS;
+	cap = xtp_bbr_bw(&s.b) * 85 / 100;
+	s.b.bw_lo = cap;
+	rs.prior_delivered = s.b.round_end;
+	rs.rtt_us = s.b.min_rtt_us * 3 / 2;
+	rs.lost = lost_pkts * MSS;
+	xtp_bbr_update(&s.b, &rs, s.b.round_end + MSS, 100 * MSS, MSS,
+		       s.now);
+	EXPECT_EQ(1, s.b.cycle_idx);
+	EXPECT_EQ(cap_kept ? cap : 0, s.b.bw_lo);
+	free(s.q);
+}
+
+TEST(round_start_loss_is_of_the_flight)
+{
+	probe_round_start(_metadata, 1, false);
+	probe_round_start(_metadata, 10, true);
+}
+
+/*
  * The route gets longer: the old minimum is never seen again, so after
  * ten seconds PROBE_RTT measures the new one, and PROBE_BW resumes.
  */
