@@ -19,6 +19,7 @@
 #include "compat.h"
 #include "mtp.h"
 #include "transit.h"
+#include "reorder.h"
 #include <trace/events/mtp.h>
 
 #define MTP_TAGS		64	/* send times remembered, by tag */
@@ -91,7 +92,7 @@ enum mtp_txn_state {
  * @pace_at: when the subrequest pacing holds back is due (jiffies)
  * @start: start time
  * @seq: subrequests sent; its low 16 bits, never 0, are the latest tag
- * @reorder: early loss depth (net.mtp.reorder), doubled by duplicates
+ * @reorder: early loss depth (net.mtp.reorder), raised by duplicates
  * @tag_sent: send time of each recent tag, 0 if ambiguous or already
  *	measured
  * @resp: error, response, action, flag of the latest response
@@ -150,7 +151,7 @@ struct mtp_ctxn {
 	unsigned long pace_at;
 	ktime_t start;
 	u32 seq;
-	u32 reorder;
+	struct mtp_reorder reorder;
 	ktime_t tag_sent[MTP_TAGS];
 	u8 resp[4];
 	u32 requests;
@@ -722,8 +723,10 @@ static void mtp_range_lost(struct mtp_ctxn *t, struct mtp_range *r, bool early)
 	if (!r->nodata && !r->pending) {
 		t->losses++;
 		MTP_INC_STATS(net, MTP_MIB_LOSSES);
-		if (early)
+		if (early) {
 			MTP_INC_STATS(net, MTP_MIB_EARLYLOSSES);
+			mtp_reorder_early_loss(&t->reorder);
+		}
 		/* The model keeps the window to flow control. */
 		if (!t->dest->bbr)
 			mtp_flow_lost(&t->flow, len, &t->dest->rtt);
@@ -757,11 +760,11 @@ static void mtp_range_lost(struct mtp_ctxn *t, struct mtp_range *r, bool early)
  * recovery).  Requests the server reported as waiting for its application
  * (%MTP_RES_PENDING) are answered later than the ones it serves from its
  * copy, so they are exempt; and each duplicate, the sign of a range taken
- * for lost too early, doubles the transaction's depth (mtp_txn_dup()).
+ * for lost too early, raises the transaction's depth (reorder.c).
  */
 static void mtp_txn_early_loss(struct mtp_ctxn *t, u16 tag)
 {
-	u32 depth = t->reorder;
+	u32 depth = t->reorder.depth;
 	u16 back = (u16)t->seq - tag;
 	struct mtp_range *r, *tmp;
 	u32 seq;
@@ -781,8 +784,7 @@ static void mtp_txn_dup(struct mtp_ctxn *t)
 {
 	t->duplicates++;
 	MTP_INC_STATS(mtp_txn_net(t), MTP_MIB_INDUPLICATES);
-	if (t->reorder && t->reorder < 0x8000)
-		t->reorder *= 2;
+	mtp_reorder_dup(&t->reorder, t->seq);
 }
 
 /*
@@ -1504,7 +1506,7 @@ static struct mtp_ctxn *mtp_txn_alloc(struct mtp_sock *ms,
 	t->repeat_ms = req->repeat ?: READ_ONCE(mn->repeat_ms);
 	t->repeat_ms = max_t(u32, t->repeat_ms, READ_ONCE(mn->repeat_min_ms));
 	t->expire_ms = req->expire ?: READ_ONCE(mn->expire_ms);
-	t->reorder = READ_ONCE(mn->reorder);
+	mtp_reorder_init(&t->reorder, READ_ONCE(mn->reorder));
 	t->init_shift = mtp_flow_shift(&t->flow);
 	t->start = ktime_get();
 	t->last_rx = jiffies;
