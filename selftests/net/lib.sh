@@ -76,6 +76,9 @@ ns_counter() {
 # snmp_get NAME [NETNS]: counter XtpNAME from /proc/net/xtp/snmp.
 snmp_get() { ns_counter xtp/snmp "Xtp$1" "${2:-}"; }
 
+# sha FILE: the sha256 of FILE, hex.
+sha() { sha256sum <"$1" | cut -c1-64; }
+
 # wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
 wait_for() {
 	local end=$((SECONDS + $1))
@@ -363,12 +366,16 @@ hop_setup() {
 	ip netns exec "$NS_R2" sysctl -qw net.ipv4.ip_forward=1
 }
 
-# ipstat NS NAME: a counter of NS's Ip: line in /proc/net/snmp.
-ipstat() {
-	ip netns exec "$1" awk -v n="$2" '/^Ip:/ {
+# snmpstat NS PROTO NAME: a counter of NS's PROTO: line (Ip, Udp, ...) in
+# /proc/net/snmp.
+snmpstat() {
+	ip netns exec "$1" awk -v p="$2:" -v n="$3" '$1 == p {
 		if (!h) { for (i = 1; i <= NF; i++) col[$i] = i; h = 1 }
 		else print $col[n] }' /proc/net/snmp
 }
+
+# ipstat NS NAME: a counter of NS's Ip: line in /proc/net/snmp.
+ipstat() { snmpstat "$1" Ip "$2"; }
 
 # Fault injection (CONFIG_FAILSLAB with the stack-trace filter, on the
 # debug kernel): fail the next slab allocation made below a function of a

@@ -26,8 +26,6 @@ tcp_idle() {
 		exclude time-wait 2>/dev/null)" ]
 }
 
-sha() { sha256sum <"$1" | cut -c1-64; }
-
 # mib FILE LINE-PREFIX KEY: a number from an Association Info block.
 mib() {
 	grep "^$2" "$1" | head -1 | grep -oE "(^|[ :(])$3=[0-9]+" |

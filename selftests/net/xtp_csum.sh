@@ -16,8 +16,6 @@ OUT=${XTP_OUT:-/tmp}/csum
 SIZE=1048576
 mkdir -p "$OUT"
 
-sha() { sha256sum <"$1" | cut -c1-64; }
-
 # csum_errors: InCsumErrors of both namespaces, summed.
 csum_errors() {
 	echo $(($(snmp_get InCsumErrors "$NS_C") + $(snmp_get InCsumErrors "$NS_S")))

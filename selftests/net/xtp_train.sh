@@ -23,7 +23,6 @@ OUT=${XTP_OUT:-/tmp}/train
 SIZE=$((4 * 1048576))
 mkdir -p "$OUT"
 
-sha() { sha256sum <"$1" | cut -c1-64; }
 # snap NS NAME: the counters of NS now; delta NS NAME COUNTER: the growth
 # of XTP counter COUNTER (XtpCOUNTER in /proc/net/xtp/snmp) since then
 snap() { ip netns exec "$1" cat /proc/net/xtp/snmp /proc/net/snmp >"$OUT/$2.snap"; }
