@@ -11,11 +11,15 @@
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/etherdevice.h>
 #include <linux/jiffies.h>
 #include <linux/net.h>
 #include <linux/random.h>
+#include <net/ip.h>
+#include <net/kcompat_unaligned.h>
 #include <net/sock.h>
 
+#include "compat.h"
 #include "xtp.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
@@ -1505,9 +1509,161 @@ static struct kunit_suite xtp_csum_suite = {
 	.test_cases = xtp_csum_cases,
 };
 
+/* An XTP packet of @dlen data bytes at @p: DLEN set, the rest a pattern. */
+static void xtp_kt_fill_pkt(u8 *p, u32 dlen, u8 seed)
+{
+	u32 i;
+
+	for (i = 0; i < XTP_WIRE_HDR_LEN + dlen; i++)
+		p[i] = seed + i;
+	put_unaligned_be32(dlen, p + XTP_WIRE_OFF_DLEN);
+}
+
+/* A packet of a train's list: @room bytes of headroom, @dlen of data. */
+static struct sk_buff *xtp_kt_train_pkt(struct kunit *test, u32 room,
+					u32 dlen, u8 seed)
+{
+	struct sk_buff *skb = alloc_skb(room + XTP_WIRE_HDR_LEN + dlen,
+					GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, room);
+	xtp_kt_fill_pkt(skb_put(skb, XTP_WIRE_HDR_LEN + dlen), dlen, seed);
+	return skb;
+}
+
+/*
+ * A train as xtp_train_add() leaves it once IP and the link have added
+ * their headers, but with @room bytes of headroom in front of each packet
+ * of the list: fewer than the 34 of the headers each packet needs gets
+ * the packet copied, unless the head is cloned (its list is shared).
+ */
+static struct sk_buff *xtp_kt_train(struct kunit *test, u32 room)
+{
+	static const u32 dlens[] = { 1000, 1448, 7 };
+	u32 hlen = ETH_HLEN + sizeof(struct iphdr), i, len;
+	struct sk_buff *skb, *seg, **tail;
+	struct iphdr *iph;
+
+	len = XTP_WIRE_HDR_LEN + dlens[0];
+	skb = alloc_skb(XTP_HEADROOM + len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, XTP_HEADROOM - hlen);
+	skb_reset_mac_header(skb);
+	skb_put_zero(skb, hlen);
+	skb_set_network_header(skb, ETH_HLEN);
+	skb_set_transport_header(skb, hlen);
+	xtp_kt_fill_pkt(skb_put(skb, len), dlens[0], 0);
+	tail = &skb_shinfo(skb)->frag_list;
+	for (i = 1; i < ARRAY_SIZE(dlens); i++) {
+		seg = xtp_kt_train_pkt(test, room, dlens[i], i);
+		*tail = seg;
+		tail = &seg->next;
+		skb->len += seg->len;
+		skb->data_len += seg->len;
+		skb->truesize += seg->truesize;
+	}
+	iph = ip_hdr(skb);
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->ttl = 64;
+	iph->protocol = IPPROTO_XTP;
+	iph->tot_len = htons(skb->len - ETH_HLEN);
+	iph->saddr = htonl(0xc6120001);
+	iph->daddr = htonl(0xc6120002);
+	skb->protocol = htons(ETH_P_IP);
+	skb->dev = init_net.loopback_dev;
+	skb->ip_summed = CHECKSUM_UNNECESSARY;
+	skb_shinfo(skb)->gso_type = SKB_GSO_FRAGLIST;
+	skb_shinfo(skb)->gso_size = XTP_WIRE_HDR_LEN + 1448;
+	skb_shinfo(skb)->gso_segs = ARRAY_SIZE(dlens);
+	return skb;
+}
+
+/* Each segment: headers, its IP length, and the packet it was given. */
+static void xtp_kt_expect_segs(struct kunit *test, struct sk_buff *segs)
+{
+	static const u32 dlens[] = { 1000, 1448, 7 };
+	u32 hlen = ETH_HLEN + sizeof(struct iphdr), i = 0, len;
+	u8 want[XTP_WIRE_HDR_LEN + 1448];
+	struct sk_buff *seg;
+
+	for (seg = segs; seg; seg = seg->next, i++) {
+		KUNIT_ASSERT_LT(test, i, ARRAY_SIZE(dlens));
+		len = XTP_WIRE_HDR_LEN + dlens[i];
+		KUNIT_ASSERT_EQ(test, seg->len, hlen + len);
+		KUNIT_EXPECT_EQ(test, ip_hdr(seg)->protocol, IPPROTO_XTP);
+		KUNIT_EXPECT_EQ(test, ntohs(ip_hdr(seg)->tot_len),
+				sizeof(struct iphdr) + len);
+		KUNIT_EXPECT_EQ(test, (__force u16)ip_fast_csum(ip_hdr(seg), 5), 0);
+		xtp_kt_fill_pkt(want, dlens[i], i);
+		KUNIT_EXPECT_EQ(test, memcmp(seg->data + hlen, want, len), 0);
+	}
+	KUNIT_EXPECT_EQ(test, i, ARRAY_SIZE(dlens));
+}
+
+/*
+ * The stack's segmentation of a train gives each packet its own link and
+ * IP headers, written in front of it: with the headroom the sender
+ * leaves, and with too little (as a tunnel's headers may need), where
+ * the packet is copied first.
+ */
+static void xtp_train_segment(struct kunit *test)
+{
+	static const u32 rooms[] = { XTP_HEADROOM, 8 };
+	struct sk_buff *skb, *segs;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rooms); i++) {
+		skb = xtp_kt_train(test, rooms[i]);
+		segs = skb_gso_segment(skb, NETIF_F_SG);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(segs));
+		xtp_kt_expect_segs(test, segs);
+		kfree_skb_list(segs);
+		consume_skb(skb);
+	}
+}
+
+/*
+ * Too little headroom in a list another skb shares (a clone of the head,
+ * a capture's): no copy may change it under the clone, the train is
+ * refused, and the clone's packets stay as they were.
+ */
+static void xtp_train_segment_shared(struct kunit *test)
+{
+	struct sk_buff *skb = xtp_kt_train(test, 8), *clone, *segs;
+	u8 want[XTP_WIRE_HDR_LEN + 1448];
+	struct sk_buff *seg;
+
+	clone = skb_clone(skb, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, clone);
+	segs = skb_gso_segment(skb, NETIF_F_SG);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(segs));
+	if (!IS_ERR_OR_NULL(segs))
+		kfree_skb_list(segs);
+	seg = skb_shinfo(clone)->frag_list;
+	KUNIT_ASSERT_NOT_NULL(test, seg);
+	xtp_kt_fill_pkt(want, 1448, 1);
+	KUNIT_EXPECT_EQ(test, skb_headroom(seg), 8);
+	KUNIT_EXPECT_EQ(test, memcmp(seg->data, want, seg->len), 0);
+	kfree_skb(skb);
+	kfree_skb(clone);
+}
+
+static struct kunit_case xtp_train_cases[] = {
+	KUNIT_CASE(xtp_train_segment),
+	KUNIT_CASE(xtp_train_segment_shared),
+	{}
+};
+
+static struct kunit_suite xtp_train_suite = {
+	.name = "xtp_train",
+	.test_cases = xtp_train_cases,
+};
+
 kunit_test_suites(&xtp_atm_suite, &xtp_key_suite, &xtp_rcvq_suite,
 		  &xtp_recovery_suite, &xtp_cc_suite, &xtp_pmtu_suite,
-		  &xtp_csum_suite);
+		  &xtp_csum_suite, &xtp_train_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests of the XTP module's internals");

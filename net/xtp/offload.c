@@ -33,7 +33,7 @@ static u32 xtp_pkt_len(const u8 *p)
  * the headers.  Anything that changed that (an XDP program's copy, a
  * pull into the head) would have the list split where no packet ends.
  */
-static bool xtp_train_intact(const struct sk_buff *skb, u32 hlen)
+static bool xtp_train_intact(const struct sk_buff *skb)
 {
 	const struct sk_buff *seg;
 
@@ -42,23 +42,97 @@ static bool xtp_train_intact(const struct sk_buff *skb, u32 hlen)
 		return false;
 	skb_walk_frags(skb, seg) {
 		if (skb_is_nonlinear(seg) || seg->len < XTP_WIRE_HDR_LEN ||
-		    xtp_pkt_len(seg->data) != seg->len ||
-		    skb_headroom(seg) < hlen)
+		    xtp_pkt_len(seg->data) != seg->len)
 			return false;
 	}
 	return true;
 }
 
 /*
- * Only trains XTP built take this path: SKB_GSO_FRAGLIST alone, not
- * DODGY (from a vnet header), not tagged by a tunnel on the way (the
- * callback knows no outer headers: net.xtp.trains is 0 by default for
- * that reason), and intact.
+ * The tunnels a train may be inside when the stack segments it.  An IP in
+ * IP tunnel (ipip, ip6tnl) leaves its outer header in front of the inner
+ * one: skb->encapsulation is still set and mac_len counts the outer
+ * header.  GRE and UDP tunnels (gre, gretap, VXLAN, GENEVE, FOU) pull
+ * theirs before calling us: skb_tnl_header_len() bytes in front of the
+ * inner mac header.  skb_segment_list() copies either into every packet's
+ * headroom, and the tunnel's own callback then fills in its headers.
+ */
+#define XTP_GSO_IPIP	(SKB_GSO_IPXIP4 | SKB_GSO_IPXIP6)
+#define XTP_GSO_GRE	(SKB_GSO_GRE | SKB_GSO_GRE_CSUM)
+#define XTP_GSO_UDP	(SKB_GSO_UDP_TUNNEL | SKB_GSO_UDP_TUNNEL_CSUM)
+
+/*
+ * FRAGLIST, with the tunnels above, nothing else (DODGY, PARTIAL, ESP,
+ * REMCSUM); no GRE checksum inside a UDP tunnel, whose callback would
+ * pull the GRE header unsummed; and an encapsulation only an IP in IP
+ * tunnel explains, with XTP right behind its inner IP header.
+ */
+static bool xtp_gso_type_ok(const struct sk_buff *skb)
+{
+	unsigned int type = skb_shinfo(skb)->gso_type;
+
+	if (!(type & SKB_GSO_FRAGLIST) ||
+	    (type & ~(SKB_GSO_FRAGLIST | XTP_GSO_IPIP | XTP_GSO_GRE |
+		      XTP_GSO_UDP)) ||
+	    ((type & SKB_GSO_GRE_CSUM) && (type & XTP_GSO_UDP)))
+		return false;
+	return !skb->encapsulation ||
+	       ((type & XTP_GSO_IPIP) &&
+		skb_inner_network_header(skb) == skb_network_header(skb));
+}
+
+/*
+ * Room in front of each packet of the list for what skb_segment_list()
+ * and the tunnel's callback write there.  A packet whose headroom is
+ * short (a GENEVE header with options is longer than XTP_HEADROOM
+ * leaves) gets a copy of its own, unless another skb may see it: the
+ * list of a cloned head is shared.
+ */
+static bool xtp_train_headroom(struct sk_buff *skb, unsigned int hlen)
+{
+	struct sk_buff *seg;
+
+	skb_walk_frags(skb, seg) {
+		if (skb_headroom(seg) >= hlen)
+			continue;
+		if (skb_cloned(skb) || skb_shared(seg) ||
+		    pskb_expand_head(seg, hlen - skb_headroom(seg), 0,
+				     GFP_ATOMIC))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A GRE or UDP tunnel with a checksum of its own sums each packet from
+ * its outer header to SKB_GSO_CB()->csum_start and adds
+ * SKB_GSO_CB()->csum, the sum of the rest, which skb_segment() leaves and
+ * skb_segment_list() does not.  The rest is the XTP packet, which no later
+ * callback changes.
+ */
+static void xtp_gso_tunnel_sums(struct sk_buff *segs)
+{
+	struct sk_buff *seg;
+	int off;
+
+	for (seg = segs; seg; seg = seg->next) {
+		off = skb_transport_offset(seg);
+		SKB_GSO_CB(seg)->csum = skb_checksum(seg, off, seg->len - off, 0);
+		SKB_GSO_CB(seg)->csum_start = skb_transport_header(seg) -
+					      seg->head;
+	}
+}
+
+/*
+ * Only trains XTP built take this path: SKB_GSO_FRAGLIST, perhaps tagged
+ * by the tunnels above, not DODGY (from a vnet header), and intact, with
+ * room in front of every packet for all the headers skb_segment_list()
+ * writes there.
  *
- * skb_segment_list() copies the link header only, as GRO's trains keep
- * each packet's own headers: each packet of the list gets the head's IP
- * header once skb_segment_list() has made it private, and
- * inet_gso_segment() then sets each one's ID, length and checksum.
+ * skb_segment_list() copies the link header (and a tunnel's) only, as
+ * GRO's trains keep each packet's own headers: each packet of the list
+ * gets the head's IP header once skb_segment_list() has made it private,
+ * and inet_gso_segment() then sets each one's ID, length and checksum.
  *
  * A train's head counts the truesize of the whole train, as GRO's do
  * (xtp_train_add()), and kernels differ in whether skb_segment_list()
@@ -74,23 +148,29 @@ static struct sk_buff *xtp_gso_segment(struct sk_buff *skb,
 	unsigned int ihl = skb_transport_header(skb) - skb_network_header(skb);
 	unsigned int mac_len = skb_mac_header_len(skb);
 	unsigned int truesize = skb->truesize, rest = 0;
+	int tnl_hlen = skb_tnl_header_len(skb);
 	struct sk_buff *seg, *segs;
 
-	if (skb_shinfo(skb)->gso_type != SKB_GSO_FRAGLIST ||
-	    skb->encapsulation || !xtp_train_intact(skb, mac_len + ihl))
+	if (!xtp_gso_type_ok(skb) || tnl_hlen < 0 || !xtp_train_intact(skb))
 		return ERR_PTR(-EINVAL);
-	skb_walk_frags(skb, seg) {
+	/* What the sender charged, before any copy below changes it. */
+	skb_walk_frags(skb, seg)
 		rest += seg->truesize;
+	if (rest >= truesize)
+		return ERR_PTR(-EINVAL);
+	if (!xtp_train_headroom(skb, mac_len + ihl + tnl_hlen))
+		return ERR_PTR(-ENOMEM);
+	skb_walk_frags(skb, seg) {
 		skb_reset_transport_header(seg);
 		skb_set_network_header(seg, -(int)ihl);
 	}
-	if (rest >= truesize)
-		return ERR_PTR(-EINVAL);
 	segs = skb_segment_list(skb, features, mac_len);
 	if (IS_ERR(segs))
 		return segs;
 	for (seg = segs->next; seg; seg = seg->next)
 		memcpy(skb_network_header(seg), skb_network_header(skb), ihl);
+	if (skb->encap_hdr_csum)
+		xtp_gso_tunnel_sums(segs);
 	skb->truesize = truesize - rest;
 	if (skb->sk && skb->destructor == sock_wfree)
 		WARN_ON_ONCE(refcount_sub_and_test(rest,
@@ -241,6 +321,14 @@ struct sk_buff *xtp_train_split(struct sk_buff *skb)
 	struct net *net = dev_net(skb->dev);
 	struct sk_buff *segs = ERR_PTR(-EINVAL), *seg;
 
+	/*
+	 * Only the sender's "each CHECK summed" holds for every packet.  A
+	 * sum of the whole train (a GRE or UDP tunnel's checksum, converted
+	 * to CHECKSUM_COMPLETE when it was decapsulated) would go to each
+	 * packet: each is verified on its own instead.
+	 */
+	if (skb->ip_summed != CHECKSUM_UNNECESSARY)
+		skb->ip_summed = CHECKSUM_NONE;
 	if (skb_mac_header_was_set(skb)) {
 		__skb_push(skb, -skb_mac_offset(skb));
 		segs = __skb_gso_segment(skb, NETIF_F_SG, false);
