@@ -1519,6 +1519,9 @@ static void xtp_kt_fill_pkt(u8 *p, u32 dlen, u8 seed)
 	put_unaligned_be32(dlen, p + XTP_WIRE_OFF_DLEN);
 }
 
+/* The data lengths of the test train's packets: full, short, tiny. */
+static const u32 xtp_kt_dlens[] = { 1000, 1448, 7 };
+
 /* A packet of a train's list: @room bytes of headroom, @dlen of data. */
 static struct sk_buff *xtp_kt_train_pkt(struct kunit *test, u32 room,
 					u32 dlen, u8 seed)
@@ -1540,12 +1543,11 @@ static struct sk_buff *xtp_kt_train_pkt(struct kunit *test, u32 room,
  */
 static struct sk_buff *xtp_kt_train(struct kunit *test, u32 room)
 {
-	static const u32 dlens[] = { 1000, 1448, 7 };
 	u32 hlen = ETH_HLEN + sizeof(struct iphdr), i, len;
 	struct sk_buff *skb, *seg, **tail;
 	struct iphdr *iph;
 
-	len = XTP_WIRE_HDR_LEN + dlens[0];
+	len = XTP_WIRE_HDR_LEN + xtp_kt_dlens[0];
 	skb = alloc_skb(XTP_HEADROOM + len, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	skb_reserve(skb, XTP_HEADROOM - hlen);
@@ -1553,10 +1555,10 @@ static struct sk_buff *xtp_kt_train(struct kunit *test, u32 room)
 	skb_put_zero(skb, hlen);
 	skb_set_network_header(skb, ETH_HLEN);
 	skb_set_transport_header(skb, hlen);
-	xtp_kt_fill_pkt(skb_put(skb, len), dlens[0], 0);
+	xtp_kt_fill_pkt(skb_put(skb, len), xtp_kt_dlens[0], 0);
 	tail = &skb_shinfo(skb)->frag_list;
-	for (i = 1; i < ARRAY_SIZE(dlens); i++) {
-		seg = xtp_kt_train_pkt(test, room, dlens[i], i);
+	for (i = 1; i < ARRAY_SIZE(xtp_kt_dlens); i++) {
+		seg = xtp_kt_train_pkt(test, room, xtp_kt_dlens[i], i);
 		*tail = seg;
 		tail = &seg->next;
 		skb->len += seg->len;
@@ -1576,30 +1578,31 @@ static struct sk_buff *xtp_kt_train(struct kunit *test, u32 room)
 	skb->ip_summed = CHECKSUM_UNNECESSARY;
 	skb_shinfo(skb)->gso_type = SKB_GSO_FRAGLIST;
 	skb_shinfo(skb)->gso_size = XTP_WIRE_HDR_LEN + 1448;
-	skb_shinfo(skb)->gso_segs = ARRAY_SIZE(dlens);
+	skb_shinfo(skb)->gso_segs = ARRAY_SIZE(xtp_kt_dlens);
 	return skb;
 }
 
 /* Each segment: headers, its IP length, and the packet it was given. */
 static void xtp_kt_expect_segs(struct kunit *test, struct sk_buff *segs)
 {
-	static const u32 dlens[] = { 1000, 1448, 7 };
 	u32 hlen = ETH_HLEN + sizeof(struct iphdr), i = 0, len;
-	u8 want[XTP_WIRE_HDR_LEN + 1448];
 	struct sk_buff *seg;
+	u8 *want;
 
+	want = kunit_kzalloc(test, XTP_WIRE_HDR_LEN + 1448, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, want);
 	for (seg = segs; seg; seg = seg->next, i++) {
-		KUNIT_ASSERT_LT(test, i, ARRAY_SIZE(dlens));
-		len = XTP_WIRE_HDR_LEN + dlens[i];
+		KUNIT_ASSERT_LT(test, i, ARRAY_SIZE(xtp_kt_dlens));
+		len = XTP_WIRE_HDR_LEN + xtp_kt_dlens[i];
 		KUNIT_ASSERT_EQ(test, seg->len, hlen + len);
 		KUNIT_EXPECT_EQ(test, ip_hdr(seg)->protocol, IPPROTO_XTP);
 		KUNIT_EXPECT_EQ(test, ntohs(ip_hdr(seg)->tot_len),
 				sizeof(struct iphdr) + len);
 		KUNIT_EXPECT_EQ(test, (__force u16)ip_fast_csum(ip_hdr(seg), 5), 0);
-		xtp_kt_fill_pkt(want, dlens[i], i);
+		xtp_kt_fill_pkt(want, xtp_kt_dlens[i], i);
 		KUNIT_EXPECT_EQ(test, memcmp(seg->data + hlen, want, len), 0);
 	}
-	KUNIT_EXPECT_EQ(test, i, ARRAY_SIZE(dlens));
+	KUNIT_EXPECT_EQ(test, i, ARRAY_SIZE(xtp_kt_dlens));
 }
 
 /*
@@ -1632,9 +1635,11 @@ static void xtp_train_segment(struct kunit *test)
 static void xtp_train_segment_shared(struct kunit *test)
 {
 	struct sk_buff *skb = xtp_kt_train(test, 8), *clone, *segs;
-	u8 want[XTP_WIRE_HDR_LEN + 1448];
 	struct sk_buff *seg;
+	u8 *want;
 
+	want = kunit_kzalloc(test, XTP_WIRE_HDR_LEN + 1448, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, want);
 	clone = skb_clone(skb, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, clone);
 	segs = skb_gso_segment(skb, NETIF_F_SG);
