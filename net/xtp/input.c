@@ -200,8 +200,13 @@ VISIBLE_IF_KUNIT bool xtp_queue_data(struct sock *sk, struct sk_buff *skb,
 		xtp_drop(sk, skb, SKB_DROP_REASON_SOCKET_RCVBUFF);
 		return false;
 	}
+	/* The codec's bytes are linear (xtp_rcv_pull()); the data may not be. */
 	skb_pull(skb, pkt->data - skb->data);
-	skb_trim(skb, len);
+	if (pskb_trim(skb, len)) {
+		XTP_INC_STATS(sock_net(sk), XTP_MIB_INNOMEM);
+		xtp_drop(sk, skb, SKB_DROP_REASON_NOMEM);
+		return false;
+	}
 	skb_dst_drop(skb);
 	if (!xtp_rmem_schedule(sk, skb, seq)) {
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_RCVQDROP);
@@ -852,6 +857,27 @@ static int xtp_rcv_decode(struct sk_buff *skb, struct xtp_wire_pkt *pkt)
 	return xtp_wire_decode(skb->data, skb->len, XTP_WIRE_F_NOCSUM, pkt);
 }
 
+/*
+ * The bytes of @skb the codec reads must be in its linear area.  That is
+ * all of a control packet or a FIRST, small and rare; of a DATA packet
+ * only the header and the beginning tag: the codec reads nothing after
+ * them, and its data, which a NIC's pages, a reassembly or a tunnel may
+ * hold, reaches recvmsg() where it lies.
+ */
+static bool xtp_rcv_pull(struct sk_buff *skb)
+{
+	unsigned int need = skb->len;
+	u32 cmd;
+
+	if (skb_headlen(skb) >= XTP_WIRE_HDR_LEN + XTP_WIRE_BTAG_LEN ||
+	    pskb_may_pull(skb, XTP_WIRE_HDR_LEN)) {
+		cmd = get_unaligned_be32(skb->data + XTP_WIRE_OFF_CMD);
+		if ((cmd & XTP_CMD_PFORMAT) == XTP_PF_DATA)
+			need = min(need, XTP_WIRE_HDR_LEN + XTP_WIRE_BTAG_LEN);
+	}
+	return pskb_may_pull(skb, need);
+}
+
 static int xtp_rcv_one(struct sk_buff *skb)
 {
 	enum skb_drop_reason reason = SKB_DROP_REASON_NO_SOCKET;
@@ -861,8 +887,7 @@ static int xtp_rcv_one(struct sk_buff *skb)
 	int err;
 
 	XTP_INC_STATS(net, XTP_MIB_INPKTS);
-	/* The codec works on one flat buffer: header, segments and data. */
-	if (skb_linearize(skb)) {
+	if (!xtp_rcv_pull(skb)) {
 		XTP_INC_STATS(net, XTP_MIB_INNOMEM);
 		reason = SKB_DROP_REASON_NOMEM;
 		goto drop;

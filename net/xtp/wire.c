@@ -379,6 +379,10 @@ int xtp_wire_check_hdr(const void *buf, size_t len, size_t *cover)
  * Checks, in this order: header length, version, PFORMAT, DLEN against
  * @len, CHECK, then the segments of the packet type.  @pkt->data and
  * @pkt->ctl.raw_spans point into @buf, which must outlive their use.
+ * With %XTP_WIRE_F_NOCSUM the decoder reads no byte of a DATA packet
+ * after the header and the beginning tag: the kernel's receive path
+ * leaves the data where it lies (in an skb's pages) and names only that
+ * much of it in @buf.
  *
  * Return: 0, or a negative &enum xtp_wire_err naming the first problem
  * found, in which case @pkt is only partly filled in.

@@ -28,6 +28,8 @@
  *       -q BACKLOG          server: listen() backlog (default 128)
  *       -D MS               server: wait MS after listen() before the
  *                           first accept() (the queue fills meanwhile)
+ *       -F                  IP_MTU_DISCOVER IP_PMTUDISC_DONT: packets leave
+ *                           without DF, for a narrower hop to fragment
  *
  * Errors print "error: <call>: <errno name>" and exit 1.
  */
@@ -47,7 +49,7 @@
 
 static int assoc, teardown, service, wclose_flag, no_atm, count = 1;
 static int use_sendto, timeout_s = 60, keepalive_ms, ctimeout_ms, hold;
-static int stream_out, backlog = 128, accept_delay_ms;
+static int stream_out, backlog = 128, accept_delay_ms, may_fragment;
 static const char *reply, *bind_dev;
 
 static void die(const char *what)
@@ -77,6 +79,13 @@ static void configure(int fd)
 		set_int(fd, XTPSOCK_CTIMER_TMO, keepalive_ms);
 		if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on)))
 			die("SO_KEEPALIVE");
+	}
+	if (may_fragment) {
+		int dont = IP_PMTUDISC_DONT;
+
+		if (setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &dont,
+			       sizeof(dont)))
+			die("IP_MTU_DISCOVER");
 	}
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
@@ -260,7 +269,7 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return 2;
 	optind = 2;
-	while ((opt = getopt(argc, argv, "t:d:v:m:WAr:n:T:K:C:HSB:q:D:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:d:v:m:WAr:n:T:K:C:HSB:q:D:F")) != -1) {
 		switch (opt) {
 		case 't': assoc = atoi(optarg); break;
 		case 'd': teardown = atoi(optarg); break;
@@ -278,6 +287,7 @@ int main(int argc, char **argv)
 		case 'H': hold = 1; break;
 		case 'S': stream_out = 1; break;
 		case 'B': bind_dev = optarg; break;
+		case 'F': may_fragment = 1; break;
 		default: return 2;
 		}
 	}
