@@ -325,6 +325,33 @@ static void xtp_note_wclose(struct xtp_sock *xs,
 		xs->close.rcv_wclose = pkt->hdr.seq;
 }
 
+/*
+ * Beyond this many bytes since our last control packet, an SREQ is
+ * answered even in a batch: as far as a GRO skb stretches an ACK.
+ */
+#define XTP_ANSWER_STRETCH	(64 * 1024)
+
+/*
+ * An SREQ (or EDGE) on a DATA packet of a train that arrived whole may
+ * wait for the train's last packet, which xtp_rcv() delivers next or
+ * the backlog holds next: one answer then echoes the newest SYNC and
+ * covers the whole train, as TCP's ACK covers a GSO skb, instead of a
+ * control packet for every other packet.  Not while a gap is open (the ECNTL tells the peer what
+ * to send again), not for control packets (the synchronizing
+ * handshake's probes), not beyond %XTP_ANSWER_STRETCH.  Should the last
+ * packet not reach us, the next packet that is not waiting answers
+ * (xtp_established_rcv()); the peer asked for that one anyway.
+ */
+static bool xtp_answer_may_wait(struct sock *sk, bool more,
+				const struct xtp_wire_pkt *pkt)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	return more && pkt->hdr.pformat == XTP_PF_DATA &&
+	       skb_queue_empty(&xs->rcv.ooo) &&
+	       xs->rcv.nxt - xs->rcv.answered < XTP_ANSWER_STRETCH;
+}
+
 /**
  * xtp_established_rcv() - a packet from the peer of a running association
  * @sk: the context, locked
@@ -342,6 +369,7 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 	u64 rcv_nxt = xs->rcv.nxt;
 	u8 shutdown = sk->sk_shutdown;
 	bool closes = xs->close.wclose_rcvd || xs->close.rclose_rcvd;
+	bool more = XTP_SKB_CB(skb)->more;
 
 	if (sreq)
 		xs->echo = pkt->hdr.sync;
@@ -387,6 +415,8 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 	xs->ctl_sent = 0;
 	xtp_teardown_step(sk);
 	if (sreq && !xs->ctl_sent && !xs->released)
+		xs->owe_cntl = 1;
+	if (xs->owe_cntl && !xtp_answer_may_wait(sk, more, pkt))
 		xtp_send_cntl(sk, 0);
 }
 
@@ -455,6 +485,8 @@ static void xtp_early_replay(struct sock *sk)
 			xtp_drop(sk, skb, SKB_DROP_REASON_INVALID_PROTO);
 			continue;
 		}
+		/* Answered together, after the last of them. */
+		XTP_SKB_CB(skb)->more = !skb_queue_empty(&q);
 		if (xs->close.end_sent)
 			xtp_zombie_rcv(sk, skb, &pkt);
 		else
@@ -785,7 +817,7 @@ static u32 xtp_backlog_limit(const struct sock *sk)
  * lock of the same class while we hold the listener's: like TCP, take
  * this one as the nested subclass so lockdep can tell the two apart.
  */
-static void xtp_deliver(struct sock *sk, struct sk_buff *skb)
+static void xtp_deliver(struct sock *sk, struct sk_buff *skb, bool more)
 {
 	enum skb_drop_reason reason = xtp_rcv_allowed(sk, skb);
 
@@ -795,6 +827,10 @@ static void xtp_deliver(struct sock *sk, struct sk_buff *skb)
 		sock_put(sk);
 		return;
 	}
+	/* Behind IPCB(skb), which a listener still reads (inet_sdif()). */
+	BUILD_BUG_ON(offsetofend(struct xtp_skb_cb, options) <
+		     sizeof(struct inet_skb_parm));
+	XTP_SKB_CB(skb)->more = more;
 	bh_lock_sock_nested(sk);
 	if (!sock_owned_by_user(sk)) {
 		xtp_backlog_rcv(sk, skb);
@@ -815,7 +851,7 @@ static void xtp_first_rcv(struct net *net, struct sk_buff *skb,
 
 	switch (xtp_atm_lookup(net, iph->saddr, pkt->hdr.key, &sk)) {
 	case XTP_ATM_LIVE:
-		xtp_deliver(sk, skb);
+		xtp_deliver(sk, skb, false);
 		return;
 	case XTP_ATM_REPLAY:
 		XTP_INC_STATS(net, XTP_MIB_INREPLAYFIRST);
@@ -840,7 +876,7 @@ static void xtp_first_rcv(struct net *net, struct sk_buff *skb,
 		xtp_drop(NULL, skb, SKB_DROP_REASON_NO_SOCKET);
 		return;
 	}
-	xtp_deliver(sk, skb);
+	xtp_deliver(sk, skb, false);
 }
 
 /* The codec's checks in its order; CHECK summed by csum.c's helpers. */
@@ -878,7 +914,8 @@ static bool xtp_rcv_pull(struct sk_buff *skb)
 	return pskb_may_pull(skb, need);
 }
 
-static int xtp_rcv_one(struct sk_buff *skb)
+/* @more: another packet of the same train follows this one. */
+static int xtp_rcv_one(struct sk_buff *skb, bool more)
 {
 	enum skb_drop_reason reason = SKB_DROP_REASON_NO_SOCKET;
 	struct net *net = dev_net(skb->dev);
@@ -919,23 +956,26 @@ static int xtp_rcv_one(struct sk_buff *skb)
 		sock_put(sk);
 		goto drop;
 	}
-	xtp_deliver(sk, skb);
+	xtp_deliver(sk, skb, more);
 	return 0;
 drop:
 	xtp_drop(NULL, skb, reason);
 	return 0;
 }
 
-/* A train that came whole (offload.c) is taken packet by packet. */
+/*
+ * A train that came whole (offload.c) is taken packet by packet, each
+ * told whether more follow: their SREQs are answered once, at its end.
+ */
 static int xtp_rcv(struct sk_buff *skb)
 {
 	struct sk_buff *seg, *next;
 
 	if (!skb_is_gso(skb))
-		return xtp_rcv_one(skb);
+		return xtp_rcv_one(skb, false);
 	skb_list_walk_safe(xtp_train_split(skb), seg, next) {
 		skb_mark_not_on_list(seg);
-		xtp_rcv_one(seg);
+		xtp_rcv_one(seg, next);
 	}
 	return 0;
 }

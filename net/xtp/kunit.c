@@ -1166,8 +1166,41 @@ static void xtp_cc_veno_growth(struct kunit *test)
 	release_sock(sk);
 }
 
+/*
+ * A receiver that takes a train whole answers its last SREQ only: that
+ * answer samples the RTT once and frees the slots of the SREQs before
+ * it, and only theirs (a newer SREQ stays cached); a late answer to one
+ * of those then samples nothing.
+ */
+static void xtp_cc_rtt_answer_frees_older(struct kunit *test)
+{
+	struct sock *sk = xtp_kt_socket(test);
+	struct xtp_sock *xs = xtp_sk(sk);
+	u64 samples;
+	u32 sync;
+
+	lock_sock(sk);
+	KUNIT_ASSERT_EQ(test, xs->rtt.cache_sz, XTP_RTT_CACHE_MAX);
+	for (sync = 41; sync <= 45; sync++)
+		xtp_rtt_sent(xs, sync);
+	samples = xs->mib.rtt_updates;
+	xtp_rtt_echo(xs, 44);
+	KUNIT_EXPECT_EQ(test, xs->mib.rtt_updates, samples + 1);
+	for (sync = 41; sync <= 44; sync++)
+		KUNIT_EXPECT_EQ_MSG(test, xs->rtt.cache[sync % XTP_RTT_CACHE_MAX].sync,
+				    0U, "SYNC %u", sync);
+	KUNIT_EXPECT_EQ(test, xs->rtt.cache[45 % XTP_RTT_CACHE_MAX].sync, 45U);
+	xtp_rtt_echo(xs, 42);
+	xtp_rtt_echo(xs, 44);
+	KUNIT_EXPECT_EQ(test, xs->mib.rtt_updates, samples + 1);
+	xtp_rtt_echo(xs, 45);
+	KUNIT_EXPECT_EQ(test, xs->mib.rtt_updates, samples + 2);
+	release_sock(sk);
+}
+
 static struct kunit_case xtp_cc_cases[] = {
 	KUNIT_CASE(xtp_cc_veno_growth),
+	KUNIT_CASE(xtp_cc_rtt_answer_frees_older),
 	{}
 };
 

@@ -100,6 +100,9 @@ static void xtp_fill_ctl(struct sock *sk, struct xtp_wire_pkt *pkt)
 	pkt->ctl.rseq = xs->rcv.nxt;
 	pkt->ctl.alloc = xtp_advertise_alloc(sk);
 	pkt->ctl.echo = xs->echo;
+	/* It answers every SREQ so far, one a batch still owed included. */
+	xs->rcv.answered = pkt->ctl.rseq;
+	xs->owe_cntl = 0;
 }
 
 static void xtp_count_out(struct xtp_sock *xs, u8 pformat)

@@ -62,6 +62,7 @@ void xtp_rtt_sent(struct xtp_sock *xs, u32 sync)
 	slot->sync = sync;
 	slot->sent_us = xtp_rtt_now_us();
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_rtt_sent);
 
 /**
  * xtp_rtt_echo() - a control packet echoed @echo: sample if it is cached
@@ -70,17 +71,29 @@ void xtp_rtt_sent(struct xtp_sock *xs, u32 sync)
  *
  * SYNC and ECHO match exactly, so a sample is never ambiguous, not even
  * for a retransmission; the slot is cleared so a second answer to the
- * same SREQ does not count again.
+ * same SREQ does not count again.  The answer also answers the SREQs
+ * before it, which a peer that takes packets in batches leaves without
+ * an answer of their own (input.c): their slots are freed, unsampled.
  */
 void xtp_rtt_echo(struct xtp_sock *xs, u32 echo)
 {
-	struct xtp_rtt_slot *slot = xtp_rtt_slot(xs, echo);
+	struct xtp_rtt_slot *slot;
+	u32 i;
 
-	if (!echo || slot->sync != echo)
+	if (!echo)
+		return;
+	for (i = 1; i < xs->rtt.cache_sz; i++) {
+		slot = xtp_rtt_slot(xs, echo - i);
+		if (slot->sync == echo - i)
+			slot->sync = 0;
+	}
+	slot = xtp_rtt_slot(xs, echo);
+	if (slot->sync != echo)
 		return;
 	slot->sync = 0;
 	xtp_rtt_sample(xs, xtp_rtt_now_us() - slot->sent_us);
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_rtt_echo);
 
 static bool xtp_rtt_slot_waiting(const struct xtp_sock *xs, u32 sync,
 				 u32 now, u32 horizon)

@@ -287,7 +287,8 @@ struct xtp_skb_cb {
 	   rtx:1,		/* send: transmitted more than once */
 	   tx_app_limited:1,	/* send: the sender ran out of data then */
 	   tx_idle:1,		/* send: nothing else was in flight */
-	   unheard:1;		/* send: beyond a handshake's cut answer */
+	   unheard:1,		/* send: beyond a handshake's cut answer */
+	   more:1;		/* receive: more of its train follows */
 };
 
 #define XTP_SKB_CB(skb) ((struct xtp_skb_cb *)(skb)->cb)
@@ -408,6 +409,7 @@ struct xtp_recovery {
  * @high: end of the highest data received
  * @dreq: DREQ: confirm once the application has read up to here
  * @alloc: ALLOC last advertised
+ * @answered: RSEQ of the last control packet we sent
  * @queued: bytes in the receive queue not yet read
  * @wnd: receive window (bytes beyond RSEQ we advertise at most)
  * @ooo: received DATA above @nxt
@@ -424,6 +426,7 @@ struct xtp_rcv {
 	u64 high;
 	u64 dreq;
 	u64 alloc;
+	u64 answered;
 	u32 queued;
 	u32 wnd;
 	u8 probes;
@@ -657,6 +660,7 @@ struct xtp_counters {
  * @fastnak: XTPSOCK_FASTNAK: our packets ask for FASTNAK
  * @rd_shut: shutdown(SHUT_RD) by the application
  * @rcv_trunc: SEQPACKET: the rest of a truncated record is to be dropped
+ * @owe_cntl: an SREQ or EDGE left to the end of its train for its answer
  * @sndbuf_want: SO_SNDBUF before memory pressure moderated it
  * @mib: XTPSOCK_MIBSTAT counters
  */
@@ -710,7 +714,8 @@ struct xtp_sock {
 	    snd_edge:1,
 	    ctl_sent:1,
 	    rd_shut:1,
-	    rcv_trunc:1;
+	    rcv_trunc:1,
+	    owe_cntl:1;
 	int sndbuf_want;
 
 	struct xtp_snd snd;

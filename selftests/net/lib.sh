@@ -125,7 +125,7 @@ xtp_trains() {
 # xtp_trains_default NS...: with XTP_TRAINS=1, net.xtp.trains 1 in each NS
 # (the module's default is 0).  Most tests count packets in captures or
 # lose them with netem, which takes a train as one packet; xtp_train.sh
-# and the benchmarks set XTP_TRAINS=1.
+# sets XTP_TRAINS=1 (make bench runs with the module's default).
 xtp_trains_default() {
 	local ns
 

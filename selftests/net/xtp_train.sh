@@ -48,8 +48,8 @@ sums() { sed -n "s/.* $2=\([0-9]*\).*/\1/p" "$OUT/$1.sums"; }
 # round NAME CLIENT_NS SERVER_NS SERVER_ADDR SERVER_DEV: 4 MB client to
 # server, captured on SERVER_DEV; leaves NAME.{ok,sums} and the deltas
 # ot (client OutTrains), it (server InTrains), ip (server XTP InPkts),
-# rb (server RcvbufErrors), dg (server IP InReceives), rt (client
-# RetransSegs).
+# op (server XTP OutPkts: its answers), rb (server RcvbufErrors), dg
+# (server IP InReceives), rt (client RetransSegs).
 round() {
 	local name=$1 srv rc=1
 
@@ -73,20 +73,21 @@ round() {
 	rt=$(delta "$2" "$name.c" RetransSegs)
 	it=$(delta "$3" "$name.s" InTrains)
 	ip=$(delta "$3" "$name.s" InPkts)
+	op=$(delta "$3" "$name.s" OutPkts)
 	rb=$(delta "$3" "$name.s" RcvbufErrors)
 	dg=$(ipdelta "$3" "$name.s" InReceives)
 	"$XTP_BINDIR/xtp_pcap" "$OUT/$name.pcap" "$4" sums | tail -1 \
 		>"$OUT/$name.sums"
 	[ $rc -eq 0 ] && [ "$(sha "$OUT/$name.up")" = "$(sha "$OUT/$name.srv")" ]
 	rc=$?
-	echo "# $name: OutTrains $ot InTrains $it, XTP InPkts $ip in $dg IP datagrams, RcvbufErrors $rb, RetransSegs $rt; $(cat "$OUT/$name.sums")"
+	echo "# $name: OutTrains $ot InTrains $it, XTP InPkts $ip in $dg IP datagrams, OutPkts $op, RcvbufErrors $rb, RetransSegs $rt; $(cat "$OUT/$name.sums")"
 	[ $rc -eq 0 ] || sed 's/^/# /' "$OUT/$name.err"
 	return $rc
 }
 
 ktap_print_header
-command -v ethtool >/dev/null || ktap_skip_all 20 "ethtool is not installed"
-ktap_set_plan 20
+command -v ethtool >/dev/null || ktap_skip_all 21 "ethtool is not installed"
+ktap_set_plan 21
 modprobe xtp
 
 XTP_TRAINS=1 xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
@@ -105,6 +106,12 @@ ktap_check "whole: fewer than half as many IP datagrams as XTP packets" \
 ktap_check "whole: every captured CHECK and IP header verifies" \
 	'[ "$(sums whole ok)" -gt 0 ] && [ "$(sums whole bad)" = 0 ] &&
 	 [ "$(sums whole device)" = 0 ] && [ "$(sums whole ipbad)" = 0 ]'
+# The sender asks on every second packet (SREQ); the receiver answers a
+# train once, after its last packet (input.c), not once per SREQ (half
+# as many packets back as it took).  Window updates add a few.
+ktap_check "whole: about one answer a train: under 1.5 per train, InPkts/4" \
+	'[ "$op" -gt 0 ] && [ $((2 * op)) -lt $((3 * it)) ] &&
+	 [ $((4 * op)) -lt "$ip" ]'
 
 xtp_trains "$NS_C" veth-c on && ethtool_ok=1 &&
 ip netns exec "$NS_C" ethtool -K veth-c tx-gso-list off >/dev/null ||
