@@ -905,8 +905,7 @@ static bool xtp_rcv_pull(struct sk_buff *skb)
 	unsigned int need = skb->len;
 	u32 cmd;
 
-	if (skb_headlen(skb) >= XTP_WIRE_HDR_LEN + XTP_WIRE_BTAG_LEN ||
-	    pskb_may_pull(skb, XTP_WIRE_HDR_LEN)) {
+	if (pskb_may_pull(skb, XTP_WIRE_HDR_LEN)) {
 		cmd = get_unaligned_be32(skb->data + XTP_WIRE_OFF_CMD);
 		if ((cmd & XTP_CMD_PFORMAT) == XTP_PF_DATA)
 			need = min(need, XTP_WIRE_HDR_LEN + XTP_WIRE_BTAG_LEN);
