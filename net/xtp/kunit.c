@@ -657,12 +657,79 @@ static void xtp_rcvq_beyond_alloc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xs->rcv.nxt, 1500ULL);
 }
 
+/*
+ * Data a NIC's pages or a reassembly left nonlinear, with bytes after
+ * DLEN (an Ethernet pad, a tunnel's trailer): queued trimmed to the
+ * data, also when a clone shares the skb (a packet socket's), which
+ * keeps all of its bytes.
+ */
+static void xtp_rcvq_nonlinear_trim(struct kunit *test)
+{
+	const u32 head = 10, len = 100, tail = 20;
+	struct sock *sk = xtp_kt_socket(test);
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct sk_buff *skb, *clone;
+	struct xtp_wire_pkt pkt = {};
+	u32 i, round, bad;
+	struct page *page;
+	u8 *p, got[100];
+	u64 seq;
+
+	xs->rcv.nxt = 1000;
+	xs->rcv.high = 1000;
+	for (round = 0; round < 2; round++) {
+		seq = 1000 + round * len;
+		skb = alloc_skb(XTP_WIRE_HDR_LEN + head, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
+		skb_put_zero(skb, XTP_WIRE_HDR_LEN);
+		p = skb_put(skb, head);
+		for (i = 0; i < head; i++)
+			p[i] = (seq + i) & 0xff;
+		page = alloc_page(GFP_KERNEL);
+		if (!page)
+			kfree_skb(skb);
+		KUNIT_ASSERT_NOT_NULL(test, page);
+		p = page_address(page);
+		for (i = head; i < len; i++)
+			p[i - head] = (seq + i) & 0xff;
+		memset(p + len - head, 0xee, tail);
+		skb_add_rx_frag(skb, 0, page, 0, len - head + tail, PAGE_SIZE);
+		clone = round ? skb_clone(skb, GFP_KERNEL) : NULL;
+		pkt.hdr.pformat = XTP_PF_DATA;
+		pkt.hdr.seq = seq;
+		pkt.data = skb->data + XTP_WIRE_HDR_LEN;
+		pkt.data_len = len;
+		lock_sock(sk);
+		KUNIT_EXPECT_FALSE(test, xtp_queue_data(sk, skb, &pkt, seq));
+		release_sock(sk);
+		if (clone) {
+			KUNIT_EXPECT_EQ(test, clone->len,
+					XTP_WIRE_HDR_LEN + len + tail);
+			kfree_skb(clone);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, xs->rcv.nxt, 1000ULL + 2 * len);
+	KUNIT_EXPECT_EQ(test, xs->rcv.queued, 2 * len);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&sk->sk_receive_queue), 2U);
+	round = 0;
+	skb_queue_walk(&sk->sk_receive_queue, skb) {
+		seq = 1000 + round * len;
+		KUNIT_EXPECT_EQ(test, skb->len, len);
+		KUNIT_ASSERT_EQ(test, skb_copy_bits(skb, 0, got, len), 0);
+		for (bad = 0, i = 0; i < len; i++)
+			bad += got[i] != ((seq + i) & 0xff);
+		KUNIT_EXPECT_EQ_MSG(test, bad, 0U, "packet %u", round);
+		round++;
+	}
+}
+
 static struct kunit_case xtp_rcvq_cases[] = {
 	KUNIT_CASE(xtp_rcvq_gap_fill),
 	KUNIT_CASE(xtp_rcvq_gap_keeps_room),
 	KUNIT_CASE(xtp_rcvq_duplicates),
 	KUNIT_CASE(xtp_rcvq_limits),
 	KUNIT_CASE(xtp_rcvq_beyond_alloc),
+	KUNIT_CASE(xtp_rcvq_nonlinear_trim),
 	{}
 };
 
