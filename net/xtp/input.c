@@ -414,9 +414,11 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 	/* Any control packet we send now carries the ECHO that answers. */
 	xs->ctl_sent = 0;
 	xtp_teardown_step(sk);
-	if (sreq && !xs->ctl_sent && !xs->released)
+	if (sreq && !xs->ctl_sent)
 		xs->owe_cntl = 1;
-	if (xs->owe_cntl && !xtp_answer_may_wait(sk, more, pkt))
+	/* Not once the teardown let the context go: nothing leaves it. */
+	if (xs->owe_cntl && !xs->released &&
+	    !xtp_answer_may_wait(sk, more, pkt))
 		xtp_send_cntl(sk, 0);
 }
 
@@ -827,7 +829,7 @@ static void xtp_deliver(struct sock *sk, struct sk_buff *skb, bool more)
 		sock_put(sk);
 		return;
 	}
-	/* Behind IPCB(skb), which a listener still reads (inet_sdif()). */
+	/* Behind IPCB(skb), which nothing reads from here on anyway. */
 	BUILD_BUG_ON(offsetofend(struct xtp_skb_cb, options) <
 		     sizeof(struct inet_skb_parm));
 	XTP_SKB_CB(skb)->more = more;
