@@ -695,6 +695,9 @@ static void xtp_rcvq_nonlinear_trim(struct kunit *test)
 		memset(p + len - head, 0xee, tail);
 		skb_add_rx_frag(skb, 0, page, 0, len - head + tail, PAGE_SIZE);
 		clone = round ? skb_clone(skb, GFP_KERNEL) : NULL;
+		if (round && !clone)
+			kfree_skb(skb);
+		KUNIT_ASSERT_TRUE(test, !round || clone);
 		pkt.hdr.pformat = XTP_PF_DATA;
 		pkt.hdr.seq = seq;
 		pkt.data = skb->data + XTP_WIRE_HDR_LEN;
