@@ -449,20 +449,33 @@ static struct kunit_suite xtp_key_suite = {
  * an skb holding a header and the payload, the payload byte i being
  * (seq + i) & 0xff.
  */
-static bool xtp_kt_rcv(struct kunit *test, struct sock *sk, u64 seq, u32 len)
+/* The test pattern: the byte at sequence number s is s & 0xff. */
+static void xtp_kt_pattern(u8 *p, u64 seq, u32 len)
 {
-	struct xtp_wire_pkt pkt = {};
-	struct sk_buff *skb;
-	bool gap;
-	u8 *p;
 	u32 i;
 
-	skb = alloc_skb(XTP_WIRE_HDR_LEN + len, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, skb);
-	skb_put_zero(skb, XTP_WIRE_HDR_LEN);
-	p = skb_put(skb, len);
 	for (i = 0; i < len; i++)
 		p[i] = (seq + i) & 0xff;
+}
+
+/* A linear skb: a zeroed header, then @len pattern bytes from @seq. */
+static struct sk_buff *xtp_kt_data_skb(struct kunit *test, u64 seq, u32 len)
+{
+	struct sk_buff *skb = alloc_skb(XTP_WIRE_HDR_LEN + len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_put_zero(skb, XTP_WIRE_HDR_LEN);
+	xtp_kt_pattern(skb_put(skb, len), seq, len);
+	return skb;
+}
+
+static bool xtp_kt_rcv(struct kunit *test, struct sock *sk, u64 seq, u32 len)
+{
+	struct sk_buff *skb = xtp_kt_data_skb(test, seq, len);
+	struct xtp_wire_pkt pkt = {};
+	u8 *p = skb->data + XTP_WIRE_HDR_LEN;
+	bool gap;
+
 	pkt.hdr.pformat = XTP_PF_DATA;
 	pkt.hdr.seq = seq;
 	pkt.data = p;
@@ -679,19 +692,13 @@ static void xtp_rcvq_nonlinear_trim(struct kunit *test)
 	xs->rcv.high = 1000;
 	for (round = 0; round < 2; round++) {
 		seq = 1000 + round * len;
-		skb = alloc_skb(XTP_WIRE_HDR_LEN + head, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, skb);
-		skb_put_zero(skb, XTP_WIRE_HDR_LEN);
-		p = skb_put(skb, head);
-		for (i = 0; i < head; i++)
-			p[i] = (seq + i) & 0xff;
+		skb = xtp_kt_data_skb(test, seq, head);
 		page = alloc_page(GFP_KERNEL);
 		if (!page)
 			kfree_skb(skb);
 		KUNIT_ASSERT_NOT_NULL(test, page);
 		p = page_address(page);
-		for (i = head; i < len; i++)
-			p[i - head] = (seq + i) & 0xff;
+		xtp_kt_pattern(p, seq + head, len - head);
 		memset(p + len - head, 0xee, tail);
 		skb_add_rx_frag(skb, 0, page, 0, len - head + tail, PAGE_SIZE);
 		clone = round ? skb_clone(skb, GFP_KERNEL) : NULL;
