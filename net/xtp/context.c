@@ -139,6 +139,8 @@ void xtp_ctx_init(struct sock *sk)
 	xs->wsync = 0;
 	xs->wtimer_retries = 0;
 	xs->rcv.nxt = 0;
+	xs->rcv.answered = 0;
+	xs->owe_cntl = 0;
 	xs->rcv.high = 0;
 	xs->rcv.queued = 0;
 	xs->rcv.alloc = 0;
