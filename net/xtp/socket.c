@@ -1011,12 +1011,14 @@ static int xtp_setsockopt_int(struct sock *sk, int optname, int val)
 	case XTPSOCK_CTIMEOUT_TMO:
 		if (val < 1 || val > 3600 * 1000)
 			return -EINVAL;
-		if (optname == XTPSOCK_CTIMER_TMO)
+		if (optname == XTPSOCK_CTIMER_TMO) {
 			xs->ctimer_tmo = val;
-		else if (optname == XTPSOCK_ZOMBIE_TMO)
+		} else if (optname == XTPSOCK_ZOMBIE_TMO) {
 			xs->zombie_tmo = val;
-		else
+			xs->zombie_set = 1;
+		} else {
 			xs->ctimeout_tmo = val;
+		}
 		return 0;
 	case XTPSOCK_NB_CONNECT:
 		xs->nb_connect = !!val;

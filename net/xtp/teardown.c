@@ -21,6 +21,23 @@
 
 #include "xtp.h"
 
+/*
+ * Should our END be lost, the peer's next probe comes one WTIMER after
+ * its last SREQ: the ZOMBIE must still be there to answer it, or the
+ * peer waits out its CTIMEOUT.  Ours estimates the peer's WTIMER; twice
+ * that leaves room for its larger variance, as TCP's TIME-WAIT outlasts
+ * a retransmission of the FIN.  The default (1 s) is a floor,
+ * %XTP_ZOMBIE_MAX_MS and CTIMEOUT ceilings; an XTPSOCK_ZOMBIE_TMO the
+ * application set is taken as it is.
+ */
+static u32 xtp_zombie_ms(const struct xtp_sock *xs)
+{
+	u32 ms = min3(2 * xtp_wtimer_ms(xs), xs->ctimeout_tmo,
+		      (u32)XTP_ZOMBIE_MAX_MS);
+
+	return xs->zombie_set ? xs->zombie_tmo : max(xs->zombie_tmo, ms);
+}
+
 static void xtp_enter_zombie(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
@@ -28,7 +45,7 @@ static void xtp_enter_zombie(struct sock *sk)
 	inet_sk_set_state(sk, XTP_SS_ZOMBIE);
 	sk->sk_shutdown = SHUTDOWN_MASK;
 	xtp_timer_stop(sk, XTP_TIMER_W);
-	xtp_ctimeout_arm(sk, xs->zombie_tmo);
+	xtp_ctimeout_arm(sk, xtp_zombie_ms(xs));
 	sk->sk_state_change(sk);
 }
 

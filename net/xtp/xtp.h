@@ -632,6 +632,7 @@ struct xtp_counters {
  * @ctimer_tmo: CTIMER in ms
  * @ctimeout_tmo: CTIMEOUT in ms
  * @zombie_tmo: ZOMBIE in ms
+ * @zombie_set: @zombie_tmo came from XTPSOCK_ZOMBIE_TMO: taken as it is
  * @first_pending: connect() deferred: the FIRST goes with the first data
  * @first_sent: the FIRST is out (initiator)
  * @close: the close sequence and the teardown method (teardown.c)
@@ -686,7 +687,8 @@ struct xtp_sock {
 	   nb_connect:1,
 	   ratecontrol:1,
 	   assoc_set:1,
-	   peer_hashed:1;
+	   peer_hashed:1,
+	   zombie_set:1;
 	u16 maxdata;
 	u16 mtu_data;
 	u16 probe_data;
@@ -806,6 +808,14 @@ static inline void xtp_drop(struct sock *sk, struct sk_buff *skb,
 #define XTP_DEFAULT_CTIMER	60000
 #define XTP_DEFAULT_CTIMEOUT	42000
 #define XTP_DEFAULT_ZOMBIE	1000
+/*
+ * The longest a default ZOMBIE waits for the peer's probe (teardown.c):
+ * 2 x WTIMER for RTTs up to about a second.  Past that (a queue of
+ * seconds) a ZOMBIE would hold its context, and its namespace, for up to
+ * CTIMEOUT after every close, to spare the peer that wait only when an
+ * END is lost.
+ */
+#define XTP_ZOMBIE_MAX_MS	10000
 #define XTP_DEFAULT_SREQFREQ	2
 #define XTP_DEFAULT_LN_THRESH	32000
 #define XTP_WTIMER_MIN_MS	50
