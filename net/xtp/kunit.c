@@ -1765,9 +1765,63 @@ static void xtp_train_segment_shared(struct kunit *test)
 	kfree_skb(clone);
 }
 
+/*
+ * A train copied flat, as generic XDP copies it (the GSO type kept, the
+ * list gone), reaches XTP at its first packet: each packet comes out on
+ * its own, behind its own IP header, charged for itself; a DLEN that
+ * overruns the train drops it.
+ */
+static void xtp_train_split_flat(struct kunit *test)
+{
+	u32 hlen = ETH_HLEN + sizeof(struct iphdr), i, len;
+	struct sk_buff *skb, *segs, *seg;
+	unsigned int truesize;
+	unsigned long bad;
+	u8 *want;
+
+	want = kunit_kzalloc(test, XTP_WIRE_HDR_LEN + 1448, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	skb = xtp_kt_train(test, XTP_HEADROOM);
+	KUNIT_ASSERT_EQ(test, skb_linearize(skb), 0);
+	KUNIT_ASSERT_TRUE(test, skb_is_gso(skb));
+	__skb_pull(skb, hlen);
+	truesize = skb->truesize;
+	segs = xtp_train_split(skb);
+	KUNIT_ASSERT_NOT_NULL(test, segs);
+	for (seg = segs, i = 0; seg; seg = seg->next, i++) {
+		KUNIT_ASSERT_LT(test, i, ARRAY_SIZE(xtp_kt_dlens));
+		len = XTP_WIRE_HDR_LEN + xtp_kt_dlens[i];
+		KUNIT_ASSERT_EQ(test, seg->len, len);
+		KUNIT_EXPECT_FALSE(test, skb_is_gso(seg));
+		KUNIT_EXPECT_EQ(test, skb_transport_offset(seg), 0);
+		KUNIT_EXPECT_EQ(test, ip_hdr(seg)->saddr, htonl(0xc6120001));
+		KUNIT_EXPECT_EQ(test, ntohs(ip_hdr(seg)->tot_len),
+				sizeof(struct iphdr) + len);
+		KUNIT_EXPECT_EQ(test, (__force u16)ip_fast_csum(ip_hdr(seg), 5), 0);
+		/* Not a clone, which would be charged the whole train. */
+		KUNIT_EXPECT_LT(test, seg->truesize, truesize);
+		xtp_kt_fill_pkt(want, xtp_kt_dlens[i], i);
+		KUNIT_EXPECT_EQ(test, memcmp(seg->data, want, len), 0);
+	}
+	KUNIT_EXPECT_EQ(test, i, ARRAY_SIZE(xtp_kt_dlens));
+	kfree_skb_list(segs);
+
+	/* The second packet claims a byte more than the train holds. */
+	skb = xtp_kt_train(test, XTP_HEADROOM);
+	KUNIT_ASSERT_EQ(test, skb_linearize(skb), 0);
+	__skb_pull(skb, hlen);
+	len = XTP_WIRE_HDR_LEN + xtp_kt_dlens[0];
+	put_unaligned_be32(skb->len - len - XTP_WIRE_HDR_LEN + 1,
+			   skb->data + len + XTP_WIRE_OFF_DLEN);
+	bad = xtp_kt_mib(XTP_MIB_INBADFORMAT);
+	KUNIT_EXPECT_NULL(test, xtp_train_split(skb));
+	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_INBADFORMAT), bad + 1);
+}
+
 static struct kunit_case xtp_train_cases[] = {
 	KUNIT_CASE(xtp_train_segment),
 	KUNIT_CASE(xtp_train_segment_shared),
+	KUNIT_CASE(xtp_train_split_flat),
 	{}
 };
 

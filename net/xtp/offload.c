@@ -306,6 +306,80 @@ static const struct net_offload xtp_offload = {
 	},
 };
 
+/*
+ * Packet @off..@off + @len of @train, copied behind a copy of its IP
+ * header into an skb of its own that looks as if it had come alone.
+ */
+static struct sk_buff *xtp_train_copy_pkt(struct sk_buff *train, u32 off,
+					  u32 len)
+{
+	unsigned int iphlen = ip_hdrlen(train);
+	struct sk_buff *skb;
+	struct iphdr *iph;
+
+	skb = alloc_skb(iphlen + len, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_copy_header(skb, train);
+	skb_gso_reset(skb);
+	skb_reset_mac_header(skb);
+	skb->mac_len = 0;
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, iphlen);
+	iph = skb_put_data(skb, ip_hdr(train), iphlen);
+	iph->tot_len = htons(iphlen + len);
+	ip_send_check(iph);
+	if (skb_copy_bits(train, off, skb_put(skb, len), len)) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	__skb_pull(skb, iphlen);
+	return skb;
+}
+
+/*
+ * A train whose list is gone: generic XDP copies a nonlinear skb into a
+ * head and pages before its program runs, and the copy keeps the GSO
+ * type (skb_cow_data_for_xdp()).  Its packets still lie back to back,
+ * each as long as its header says: each is copied out on its own.  Not
+ * clones: each would be charged the whole train's truesize.
+ */
+static struct sk_buff *xtp_train_copy(struct sk_buff *train)
+{
+	struct net *net = dev_net(train->dev);
+	struct sk_buff *segs = NULL, **tail = &segs, *seg;
+	enum xtp_mib_field bad = XTP_MIB_INBADFORMAT;
+	u32 off = 0, len;
+	__be32 dlen;
+
+	while (off < train->len) {
+		if (train->len - off < XTP_WIRE_HDR_LEN ||
+		    skb_copy_bits(train, off + XTP_WIRE_OFF_DLEN, &dlen,
+				  sizeof(dlen)))
+			goto drop;
+		len = be32_to_cpu(dlen);
+		if (len > train->len - off - XTP_WIRE_HDR_LEN)
+			goto drop;
+		len += XTP_WIRE_HDR_LEN;
+		seg = xtp_train_copy_pkt(train, off, len);
+		if (!seg) {
+			bad = XTP_MIB_INNOMEM;
+			goto drop;
+		}
+		*tail = seg;
+		tail = &seg->next;
+		off += len;
+	}
+	consume_skb(train);
+	XTP_INC_STATS(net, XTP_MIB_INTRAINS);
+	return segs;
+drop:
+	XTP_INC_STATS(net, bad);
+	kfree_skb_list(segs);
+	kfree_skb(train);
+	return NULL;
+}
+
 /**
  * xtp_train_split() - the packets of a train that arrived whole
  * @skb: the train, at its XTP header, as ip_local_deliver() passes it
@@ -329,6 +403,8 @@ struct sk_buff *xtp_train_split(struct sk_buff *skb)
 	 */
 	if (skb->ip_summed != CHECKSUM_UNNECESSARY)
 		skb->ip_summed = CHECKSUM_NONE;
+	if (!xtp_train_intact(skb))
+		return xtp_train_copy(skb);
 	if (skb_mac_header_was_set(skb)) {
 		__skb_push(skb, -skb_mac_offset(skb));
 		segs = __skb_gso_segment(skb, NETIF_F_SG, false);
@@ -345,6 +421,7 @@ struct sk_buff *xtp_train_split(struct sk_buff *skb)
 		__skb_pull(seg, skb_transport_offset(seg));
 	return segs;
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_train_split);
 
 int xtp_offload_init(void)
 {
