@@ -1570,6 +1570,17 @@ static u16 xtp_kt_rfc1071(const u8 *p, u32 cover)
 	return ~sum & 0xffff;
 }
 
+/* @len bytes of a pattern at @p, CHECK zero in them. */
+static void xtp_kt_unsummed(u8 *p, u32 len, u8 mul)
+{
+	u32 j;
+
+	for (j = 0; j < len; j++)
+		p[j] = j * mul + len;
+	p[XTP_WIRE_OFF_CHECK] = 0;
+	p[XTP_WIRE_OFF_CHECK + 1] = 0;
+}
+
 /*
  * CHECK as the kernel's helpers compute it is RFC 1071's value, stored in
  * network order, at odd and even lengths, with and without NOCHECK; it
@@ -1582,7 +1593,7 @@ static void xtp_csum_matches_rfc1071(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(lens); i++) {
 		for (nocheck = 0; nocheck < 2; nocheck++) {
-			u32 len = lens[i], cover, j;
+			u32 len = lens[i], cover;
 			struct sk_buff *skb;
 			u16 want;
 			u8 *p;
@@ -1591,10 +1602,7 @@ static void xtp_csum_matches_rfc1071(struct kunit *test)
 			skb = alloc_skb(len, GFP_KERNEL);
 			KUNIT_ASSERT_NOT_NULL(test, skb);
 			p = skb_put(skb, len);
-			for (j = 0; j < len; j++)
-				p[j] = j * 37 + len;
-			p[XTP_WIRE_OFF_CHECK] = 0;
-			p[XTP_WIRE_OFF_CHECK + 1] = 0;
+			xtp_kt_unsummed(p, len, 37);
 			want = xtp_kt_rfc1071(p, cover);
 			xtp_csum_set(skb, nocheck);
 			KUNIT_EXPECT_EQ(test, p[XTP_WIRE_OFF_CHECK], want >> 8);
@@ -1609,8 +1617,73 @@ static void xtp_csum_matches_rfc1071(struct kunit *test)
 	}
 }
 
+/*
+ * Data summed as it is queued gives the CHECK of summing the whole packet:
+ * headers of even and odd length, payloads copied from pieces of odd
+ * length; and a queued skb whose sum is not valid, or a NOCHECK packet,
+ * is summed afresh.  No route: CHECK is ours to compute.
+ */
+static void xtp_csum_folded(struct kunit *test)
+{
+	static const u32 hlens[] = { 32, 33, 44, 47 };
+	static const u32 lens[] = { 1, 2, 99, 1000, 1459 };
+	struct socket *sock;
+	u8 *src;
+	int err;
+	u32 i;
+
+	err = sock_create_kern(&init_net, AF_INET, SOCK_XTP, IPPROTO_XTP,
+			       &sock);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	src = kunit_kmalloc(test, 1459, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	get_random_bytes(src, 1459);
+	lock_sock(sock->sk);
+	for (i = 0; i < ARRAY_SIZE(hlens) * ARRAY_SIZE(lens) * 3; i++) {
+		u32 hlen = hlens[i % ARRAY_SIZE(hlens)];
+		u32 len = lens[i / ARRAY_SIZE(hlens) % ARRAY_SIZE(lens)];
+		u32 how = i / (ARRAY_SIZE(hlens) * ARRAY_SIZE(lens));
+		bool nocheck = how == 2;
+		struct kvec vec[2] = {
+			{ .iov_base = src, .iov_len = len / 3 | 1 },
+		};
+		struct sk_buff *data, *skb;
+		struct iov_iter iter;
+		u16 want;
+		u8 *p;
+
+		vec[0].iov_len = min(vec[0].iov_len, len);
+		vec[1].iov_base = src + vec[0].iov_len;
+		vec[1].iov_len = len - vec[0].iov_len;
+		iov_iter_kvec(&iter, ITER_SOURCE, vec, 2, len);
+		data = xtp_data_alloc(len + 16, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, data);
+		memset(data->cb, 0, sizeof(data->cb));
+		KUNIT_ASSERT_TRUE(test, xtp_csum_copy_user(sock->sk, data, len,
+							   &iter));
+		KUNIT_EXPECT_TRUE(test, XTP_SKB_CB(data)->csum_ok);
+		KUNIT_EXPECT_EQ(test, memcmp(data->data, src, len), 0);
+		if (how == 1)
+			XTP_SKB_CB(data)->csum_ok = 0;
+		skb = skb_clone(data, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
+		p = skb_push(skb, hlen);
+		xtp_kt_unsummed(p, hlen, 29);
+		want = xtp_kt_rfc1071(p, nocheck ? XTP_WIRE_HDR_LEN : skb->len);
+		xtp_csum_out(sock->sk, skb, nocheck, data);
+		KUNIT_EXPECT_EQ_MSG(test, p[XTP_WIRE_OFF_CHECK] << 8 |
+				    p[XTP_WIRE_OFF_CHECK + 1], want,
+				    "header %u, data %u, case %u", hlen, len, how);
+		kfree_skb(skb);
+		kfree_skb(data);
+	}
+	release_sock(sock->sk);
+	sock_release(sock);
+}
+
 static struct kunit_case xtp_csum_cases[] = {
 	KUNIT_CASE(xtp_csum_matches_rfc1071),
+	KUNIT_CASE(xtp_csum_folded),
 	{}
 };
 

@@ -151,6 +151,7 @@ struct sk_buff *xtp_data_alloc(u32 len, gfp_t gfp)
 	}
 	return skb;
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_data_alloc);
 
 /* Encode @pkt into a new skb with room for the IP header; CHECK zero. */
 static struct sk_buff *xtp_alloc_pkt(const struct xtp_wire_pkt *pkt,
@@ -230,7 +231,7 @@ static int xtp_xmit(struct sock *sk, const struct xtp_wire_pkt *pkt,
 		skb = xtp_alloc_pkt(pkt, GFP_ATOMIC);
 	if (!skb)
 		return -ENOMEM;
-	xtp_csum_out(sk, skb, pkt->hdr.options & XTP_CMD_NOCHECK);
+	xtp_csum_out(sk, skb, pkt->hdr.options & XTP_CMD_NOCHECK, data);
 	xtp_count_out(xs, pkt->hdr.pformat);
 	if (pkt->hdr.options & XTP_CMD_SREQ) {
 		xtp_rtt_sent(xs, pkt->hdr.sync);

@@ -209,6 +209,9 @@ int xtp_seg_fit(struct sock *sk, struct sk_buff_head *q, struct sk_buff *skb,
 	}
 	*XTP_SKB_CB(rest) = *cb;
 	XTP_SKB_CB(rest)->seq += len;
+	/* Neither holds the bytes summed any more. */
+	XTP_SKB_CB(rest)->csum_ok = 0;
+	cb->csum_ok = 0;
 	cb->options &= ~(XTP_CMD_EOM | XTP_CMD_WCLOSE);
 	__skb_queue_after(q, skb, rest);
 	return 0;

@@ -463,14 +463,13 @@ static int xtp_queue_user(struct sock *sk, struct msghdr *msg, size_t size,
 				break;
 			continue;
 		}
-		if (!copy_from_iter_full(skb_put(skb, seg), seg,
-					 &msg->msg_iter)) {
+		memset(XTP_SKB_CB(skb), 0, sizeof(struct xtp_skb_cb));
+		if (!xtp_csum_copy_user(sk, skb, seg, &msg->msg_iter)) {
 			xtp_wmem_uncharge(sk, skb);
 			kfree_skb(skb);
 			err = -EFAULT;
 			break;
 		}
-		memset(XTP_SKB_CB(skb), 0, sizeof(struct xtp_skb_cb));
 		XTP_SKB_CB(skb)->seq = xs->snd.write_seq;
 		xs->snd.write_seq += seg;
 		xs->snd.queued += seg;

@@ -281,13 +281,15 @@ struct xtp_skb_cb {
 	u32 tx_flight_age;	/* send: ns since &xtp_cc_state.first_tx_ns */
 	u32 offset;		/* receive: bytes already read */
 	u32 options;		/* EOM (and on send WCLOSE) of this packet */
-	u8 sent:1,		/* send: transmitted at least once */
+	__wsum csum;		/* send: the payload's sum, if csum_ok */
+	u16 sent:1,		/* send: transmitted at least once */
 	   sacked:1,		/* send: an ECNTL span covers it */
 	   lost:1,		/* send: missing, waits for retransmission */
 	   rtx:1,		/* send: transmitted more than once */
 	   tx_app_limited:1,	/* send: the sender ran out of data then */
 	   tx_idle:1,		/* send: nothing else was in flight */
 	   unheard:1,		/* send: beyond a handshake's cut answer */
+	   csum_ok:1,		/* send: csum is the payload's, as queued */
 	   more:1;		/* receive: more of its train follows */
 };
 
@@ -937,7 +939,11 @@ void xtp_mem_init(void);
 /* csum.c */
 bool xtp_csum_ok(struct sk_buff *skb, unsigned int cover);
 void xtp_csum_set(struct sk_buff *skb, bool nocheck);
-void xtp_csum_out(struct sock *sk, struct sk_buff *skb, bool nocheck);
+bool xtp_csum_local(struct sock *sk);
+bool xtp_csum_copy_user(struct sock *sk, struct sk_buff *skb, u32 len,
+			struct iov_iter *from);
+void xtp_csum_out(struct sock *sk, struct sk_buff *skb, bool nocheck,
+		  const struct sk_buff *data);
 
 /* offload.c */
 /* A train's packets beyond this gain nothing: 64 KB is 44 Ethernet ones. */
