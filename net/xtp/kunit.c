@@ -1782,6 +1782,8 @@ static void xtp_kt_expect_segs(struct kunit *test, struct sk_buff *segs)
 		KUNIT_EXPECT_EQ(test, ntohs(ip_hdr(seg)->tot_len),
 				sizeof(struct iphdr) + len);
 		KUNIT_EXPECT_EQ(test, (__force u16)ip_fast_csum(ip_hdr(seg), 5), 0);
+		/* Split off on the way, it is verified as any packet. */
+		KUNIT_EXPECT_EQ(test, (u8)seg->ip_summed, CHECKSUM_NONE);
 		xtp_kt_fill_pkt(want, xtp_kt_dlens[i], i);
 		KUNIT_EXPECT_EQ(test, memcmp(seg->data + hlen, want, len), 0);
 	}
@@ -1891,8 +1893,36 @@ static void xtp_train_split_flat(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_INBADFORMAT), bad + 1);
 }
 
+/*
+ * The receiver's split of a train that arrived whole: its packets keep
+ * the sender's "each CHECK summed" (UNNECESSARY); from a train summed
+ * whole (CHECKSUM_COMPLETE, a tunnel's) each packet is verified alone.
+ */
+static void xtp_train_split_summed(struct kunit *test)
+{
+	static const u8 in[] = { CHECKSUM_UNNECESSARY, CHECKSUM_COMPLETE };
+	static const u8 out[] = { CHECKSUM_UNNECESSARY, CHECKSUM_NONE };
+	u32 hlen = ETH_HLEN + sizeof(struct iphdr), i, n;
+	struct sk_buff *skb, *segs, *seg;
+
+	for (i = 0; i < ARRAY_SIZE(in); i++) {
+		skb = xtp_kt_train(test, XTP_HEADROOM);
+		skb->ip_summed = in[i];
+		__skb_pull(skb, hlen);
+		segs = xtp_train_split(skb);
+		KUNIT_ASSERT_NOT_NULL(test, segs);
+		for (seg = segs, n = 0; seg; seg = seg->next, n++) {
+			KUNIT_EXPECT_EQ(test, skb_transport_offset(seg), 0);
+			KUNIT_EXPECT_EQ(test, (u8)seg->ip_summed, out[i]);
+		}
+		KUNIT_EXPECT_EQ(test, n, ARRAY_SIZE(xtp_kt_dlens));
+		kfree_skb_list(segs);
+	}
+}
+
 static struct kunit_case xtp_train_cases[] = {
 	KUNIT_CASE(xtp_train_segment),
+	KUNIT_CASE(xtp_train_split_summed),
 	KUNIT_CASE(xtp_train_segment_shared),
 	KUNIT_CASE(xtp_train_split_flat),
 	{}

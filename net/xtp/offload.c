@@ -169,6 +169,14 @@ static struct sk_buff *xtp_gso_segment(struct sk_buff *skb,
 		return segs;
 	for (seg = segs->next; seg; seg = seg->next)
 		memcpy(skb_network_header(seg), skb_network_header(skb), ihl);
+	/*
+	 * The train's UNNECESSARY vouches for its packets as the sender
+	 * built them.  One split off on the way may yet be changed (netem
+	 * corrupts the first packet of what it splits): verify it as any
+	 * other.  The receiver's own split keeps the claim.
+	 */
+	for (seg = segs; seg; seg = seg->next)
+		seg->ip_summed = CHECKSUM_NONE;
 	if (skb->encap_hdr_csum)
 		xtp_gso_tunnel_sums(segs);
 	skb->truesize = truesize - rest;
@@ -394,6 +402,7 @@ struct sk_buff *xtp_train_split(struct sk_buff *skb)
 {
 	struct net *net = dev_net(skb->dev);
 	struct sk_buff *segs = ERR_PTR(-EINVAL), *seg;
+	bool summed = skb->ip_summed == CHECKSUM_UNNECESSARY;
 
 	/*
 	 * Only the sender's "each CHECK summed" holds for every packet.  A
@@ -401,7 +410,7 @@ struct sk_buff *xtp_train_split(struct sk_buff *skb)
 	 * to CHECKSUM_COMPLETE when it was decapsulated) would go to each
 	 * packet: each is verified on its own instead.
 	 */
-	if (skb->ip_summed != CHECKSUM_UNNECESSARY)
+	if (!summed)
 		skb->ip_summed = CHECKSUM_NONE;
 	if (!xtp_train_intact(skb))
 		return xtp_train_copy(skb);
@@ -417,8 +426,11 @@ struct sk_buff *xtp_train_split(struct sk_buff *skb)
 	}
 	consume_skb(skb);
 	XTP_INC_STATS(net, XTP_MIB_INTRAINS);
-	for (seg = segs; seg; seg = seg->next)
+	for (seg = segs; seg; seg = seg->next) {
 		__skb_pull(seg, skb_transport_offset(seg));
+		if (summed)
+			seg->ip_summed = CHECKSUM_UNNECESSARY;
+	}
 	return segs;
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_train_split);

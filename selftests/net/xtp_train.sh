@@ -16,6 +16,8 @@
 #    (lib.sh), and a route without GSO (gso and tx-gso-list off): no
 #    train at all;
 #  - loss: 2% of the datagrams (whole trains) lost each way;
+#  - corrupt: 2% of the datagrams corrupted each way, a train's after
+#    netem splits it: the receiver drops those packets for their CHECK;
 #  - routers: two forwarding namespaces and a 1400-byte hop, so that
 #    the first trains get ICMP fragmentation-needed.
 set -u
@@ -89,8 +91,8 @@ round() {
 }
 
 ktap_print_header
-command -v ethtool >/dev/null || ktap_skip_all 23 "ethtool is not installed"
-ktap_set_plan 23
+command -v ethtool >/dev/null || ktap_skip_all 25 "ethtool is not installed"
+ktap_set_plan 25
 modprobe xtp
 
 XTP_TRAINS=1 xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
@@ -168,6 +170,15 @@ round loss "$NS_C" "$NS_S" 198.18.0.2 veth-s
 ktap_check "loss 2%: 4 MB sha256 equal" '[ $? -eq 0 ]'
 ktap_check "loss 2%: trains went and lost packets were sent again" \
 	'[ "$ot" -gt 0 ] && [ "$it" -gt 0 ] && [ "$rt" -gt 0 ]'
+
+# netem corrupts a train's packet after it splits the train: the sender's
+# "each CHECK summed" no longer holds for it.
+xtp_netem_both corrupt 2% limit 10000
+round corrupt "$NS_C" "$NS_S" 198.18.0.2 veth-s
+ktap_check "corrupt 2%: 4 MB sha256 equal" '[ $? -eq 0 ]'
+cs=$(delta "$NS_S" corrupt.s InCsumErrors)
+ktap_check "corrupt 2%: trains went, the receiver dropped bad CHECKs ($cs) and they were sent again" \
+	'[ "$ot" -gt 0 ] && [ "$cs" -gt 0 ] && [ "$rt" -gt 0 ]'
 xtp_netem_both
 xtp_ns_cleanup
 
