@@ -28,8 +28,9 @@
 # 256 KB 25 to 43 s, up to a quarter of the test's time in CI, for no
 # check that 100 KB does not make as well (about 70 packets: 20 of them
 # retransmitted over 9 handshakes in one run).  Each transfer's time is
-# printed and bounded by a generous timeout; the times are diagnostics,
-# never assertions.
+# printed and bounded by a generous timeout (XTP_LOSS_TMO seconds
+# replaces it, to try the diagnosis of a hang); the times are
+# diagnostics, never assertions.
 # Measured (idle host): 10 MB without netem 2.8 s with no retransmission,
 # at 1% loss 5 s, delay 20 ms +-5 ms 9.4 s, 5% loss 13 s (35 handshakes),
 # 1 MB at 20% loss 25 s (about 110 handshakes: at 20% each way many
@@ -79,6 +80,18 @@ bytes() {
 	esac
 }
 
+# stuck: the contexts of both namespaces, one line: address, state,
+# snd_una, snd_nxt, rcv_nxt, tx_queue of each.
+stuck() {
+	local ns
+
+	for ns in "$NS_C" "$NS_S"; do
+		ip netns exec "$ns" cat /proc/net/xtp/contexts | awk '
+			NR > 1 { printf "%s %s una %s nxt %s rcv %s txq %s; ",
+				 $1, $3, $6, $7, $8, $9 }'
+	done
+}
+
 # xfer NAME SIZE SECONDS: one transfer of in.SIZE, at most SECONDS; 0 if
 # both ends succeed and the copy is sha256-equal.  Sets XFER_MS and
 # XFER_RTX (the sender's retransmitted DATA packets).  The copy is hashed
@@ -91,7 +104,7 @@ bytes() {
 # grace it is stopped (a diagnostic says so).  Each transfer has a port of
 # its own, so such a receiver's context cannot get in the next one's way.
 xfer() {
-	local name=$1 in=$DATA/in.$2 tmo=$3 srv hash= rc t0 rrc
+	local name=$1 in=$DATA/in.$2 tmo=${XTP_LOSS_TMO:-$3} srv hash= rc t0 rrc wd
 
 	XFER_MS=0
 	XFER_RTX=0
@@ -111,9 +124,21 @@ xfer() {
 		return 1
 	fi
 	t0=$(now_ms)
+	# Near the timeout, what both ends' contexts are doing (the result
+	# line of a transfer that hangs says it: CI keeps only those).
+	rm -f "$OUT/$name.stuck"
+	(
+		trap 'kill $nap; exit' TERM
+		sleep $((tmo - 2)) &
+		nap=$!
+		wait $nap && stuck >"$OUT/$name.stuck"
+	) </dev/null >/dev/null 2>&1 &
+	wd=$!
 	ip netns exec "$NS_C" timeout "$tmo" "$B/xtpsend" -T 60 \
 		-f "$in" 198.18.0.2 $PORT >"$OUT/$name.cli" 2>"$OUT/$name.cli.err"
 	rc=$?
+	kill "$wd" 2>/dev/null
+	wait "$wd" 2>/dev/null
 	# All acknowledged: the receiver has the stream's end, or soon.
 	[ $rc -eq 0 ] && [ -n "$hash" ] && wait_for 60 gone "$hash"
 	XFER_MS=$(($(now_ms) - t0))
@@ -198,7 +223,10 @@ while IFS='|' read -r name args sizes; do
 			sed 's/^/# send: /' "$OUT/$name.$s.cli.err" "$OUT/$name.$s.cli"
 			sed 's/^/# recv: /' "$OUT/$name.$s.srv.err"
 		fi
-		ktap_check "${args:-no netem}: $s arrives sha256-equal" '[ $ok -eq 0 ]'
+		why=
+		[ $ok -eq 0 ] || [ ! -s "$OUT/$name.$s.stuck" ] ||
+			why=" (2 s before the timeout: $(cat "$OUT/$name.$s.stuck"))"
+		ktap_check "${args:-no netem}: $s arrives sha256-equal$why" '[ $ok -eq 0 ]'
 	done
 	echo "# ${args:-no netem}: case took $((($(now_ms) - case0) / 1000)) s," \
 		"receiver RcvbufErrors $rbuf -> $(snmp_get RcvbufErrors "$NS_S")"
