@@ -68,7 +68,6 @@ struct xtp_rate_sample {
  * @probe_rtt_done_ns: PROBE_RTT ends then, 0 while not yet timed
  * @probe_rtt_round: PROBE_RTT ends no earlier than this round either: a
  *	round trip at the low window must have been seen
- * @round_bw: the largest delivery rate sampled in the current round
  * @min_rtt_us: the least RTT of the last %XTP_BBR_MIN_RTT_NS
  * @round_delivered: bytes delivered in the current round trip
  * @round_lost: bytes lost in the current round trip
@@ -77,6 +76,7 @@ struct xtp_rate_sample {
  * @cycle_idx: the PROBE_BW phase
  * @full_bw_cnt: STARTUP: rounds in a row without 25% growth
  * @full_bw_reached: STARTUP found the bottleneck
+ * @in_episode: the last round was congested: its loss episode has cut
  */
 struct xtp_bbr {
 	u64 bw_max[2];
@@ -89,7 +89,6 @@ struct xtp_bbr {
 	u64 cycle_stamp_ns;
 	u64 probe_rtt_done_ns;
 	u64 probe_rtt_round;
-	u64 round_bw;
 	u32 min_rtt_us;
 	u32 round_delivered;
 	u32 round_lost;
@@ -98,6 +97,7 @@ struct xtp_bbr {
 	u8 cycle_idx;
 	u8 full_bw_cnt;
 	bool full_bw_reached;
+	bool in_episode;
 };
 
 /* The bandwidth filter's window, in round trips (10 to 20 are kept). */

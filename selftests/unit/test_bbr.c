@@ -360,6 +360,43 @@ TEST(round_loss_counts_the_rounds_bytes)
 }
 
 /*
+ * A loss episode cuts once: congested rounds in a row are one episode
+ * (the rounds after the first still carry packets sent before its cut),
+ * and only a round without congestion between two starts a second one,
+ * which cuts the cut estimate again.  Cut every congested round, a
+ * standing queue took the estimate to nothing in a few round trips.
+ */
+TEST(one_cut_per_loss_episode)
+{
+	struct sim s;
+	u64 bw0, cap;
+
+	sim_init(&s, MBPS(20), 20, 2 * MBPS(20) / 50, 0);
+	sim_run(&s, 2000);
+	ASSERT_EQ(0, s.b.bw_lo);
+	s.b.cycle_idx = 2;
+	bw0 = xtp_bbr_bw(&s.b);
+	lossy_rounds(&s, 20, 150);
+	cap = s.b.bw_lo;
+	TH_LOG("bw %llu, cap %llu", (unsigned long long)bw0,
+	       (unsigned long long)cap);
+	EXPECT_GE(cap, bw0 * 59 / 100);
+	EXPECT_LE(cap, bw0 * 61 / 100);
+	s.now += 50 * MS;
+	lossy_rounds(&s, 20, 150);
+	EXPECT_EQ(cap, s.b.bw_lo);
+	/* The same loss without a queue is no congestion: the episode ends. */
+	s.now += 50 * MS;
+	lossy_rounds(&s, 0, 100);
+	EXPECT_FALSE(s.b.in_episode);
+	s.now += 50 * MS;
+	lossy_rounds(&s, 20, 150);
+	EXPECT_GE(s.b.bw_lo, cap * 59 / 100);
+	EXPECT_LE(s.b.bw_lo, cap * 61 / 100);
+	free(s.q);
+}
+
+/*
  * A probe's first sample of a round reports one packet lost, with a
  * hundred in flight and the RTT queued: 1%, under the threshold, so the
  * probe ends clean and lifts the cap.  Counted against the round's
