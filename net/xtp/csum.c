@@ -124,6 +124,14 @@ void xtp_csum_out(struct sock *sk, struct sk_buff *skb, bool nocheck,
 		return;
 	}
 	hlen = skb->len - data->len;
+	/*
+	 * A writer that changed the queued bytes without clearing csum_ok
+	 * would send a wrong CHECK on every retransmission: debug kernels
+	 * sum the bytes again and compare.
+	 */
+	DEBUG_NET_WARN_ON_ONCE(csum_fold(csum_sub(XTP_SKB_CB(data)->csum,
+						  csum_partial(skb->data + hlen,
+							       data->len, 0))));
 	sum = csum_block_add(csum_partial(skb->data, hlen, 0),
 			     XTP_SKB_CB(data)->csum, hlen);
 	*(__sum16 *)(skb->data + XTP_WIRE_OFF_CHECK) = csum_fold(sum);

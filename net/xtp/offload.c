@@ -173,7 +173,11 @@ static struct sk_buff *xtp_gso_segment(struct sk_buff *skb,
 	 * The train's UNNECESSARY vouches for its packets as the sender
 	 * built them.  One split off on the way may yet be changed (netem
 	 * corrupts the first packet of what it splits): verify it as any
-	 * other.  The receiver's own split keeps the claim.
+	 * other.  The receiver's own split keeps the claim.  The head
+	 * goes NONE too: __skb_gso_segment() warns of a bad offload when
+	 * the skb it was given ends neither PARTIAL nor UNNECESSARY, but
+	 * only if it is not itself the first segment, and
+	 * skb_segment_list() always returns the head first.
 	 */
 	for (seg = segs; seg; seg = seg->next)
 		seg->ip_summed = CHECKSUM_NONE;
