@@ -124,17 +124,26 @@ ktap_check "whole: about one answer a train: under 1.5 per train, InPkts/4" \
 # it once dropped every train (InBadFormat) and the transfer stalled.
 ip netns exec "$NS_S" "$XTP_BINDIR/xdp_pass" veth-s >"$OUT/xdp.out" 2>&1 &
 xdp=$!
-wait_for 10 grep -q attached "$OUT/xdp.out"
+wait_for 10 grep -q -e attached -e "Function not implemented" "$OUT/xdp.out"
 xdp_on=$?
-round xdp "$NS_C" "$NS_S" 198.18.0.2 veth-s
-rc=$?
-ktap_check "xdp: 4 MB sha256 equal through generic XDP ($(head -1 "$OUT/xdp.out"))" \
-	'[ $rc -eq 0 ] && [ $xdp_on -eq 0 ]'
-bf=$(delta "$NS_S" xdp.s InBadFormat)
-kill $xdp 2>/dev/null
-wait $xdp 2>/dev/null
-ktap_check "xdp: trains arrived copied flat and were split (InTrains $it), none dropped (InBadFormat $bf)" \
-	'[ "$ot" -gt 0 ] && [ "$it" -gt 0 ] && [ "$bf" = 0 ]'
+if grep -q "Function not implemented" "$OUT/xdp.out"; then
+	# A kernel without the bpf() system call (the debug tier's): no
+	# program to attach, and trains would arrive whole, not copied.
+	wait $xdp 2>/dev/null
+	why="no bpf() in this kernel: $(head -1 "$OUT/xdp.out")"
+	ktap_test_skip "xdp: 4 MB sha256 equal through generic XDP ($why)"
+	ktap_test_skip "xdp: trains arrived copied flat and were split ($why)"
+else
+	round xdp "$NS_C" "$NS_S" 198.18.0.2 veth-s
+	rc=$?
+	ktap_check "xdp: 4 MB sha256 equal through generic XDP ($(head -1 "$OUT/xdp.out"))" \
+		'[ $rc -eq 0 ] && [ $xdp_on -eq 0 ]'
+	bf=$(delta "$NS_S" xdp.s InBadFormat)
+	kill $xdp 2>/dev/null
+	wait $xdp 2>/dev/null
+	ktap_check "xdp: trains arrived copied flat and were split (InTrains $it), none dropped (InBadFormat $bf)" \
+		'[ "$ot" -gt 0 ] && [ "$it" -gt 0 ] && [ "$bf" = 0 ]'
+fi
 
 xtp_trains "$NS_C" veth-c on && ethtool_ok=1 &&
 ip netns exec "$NS_C" ethtool -K veth-c tx-gso-list off >/dev/null ||
