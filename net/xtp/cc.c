@@ -96,6 +96,8 @@ void xtp_cc_start(struct sock *sk)
 	xs->rec.heard_cut = 0;
 	xs->rec.reo_pending = 0;
 	xs->rec.reo_due_ns = 0;
+	xs->rec.undo = 0;
+	xs->rec.undo_rtx = 0;
 	xs->cc.pace_next_ns = 0;
 	xs->cc.pacing_rate = 0;
 	xs->cc.delivered = 0;
@@ -124,6 +126,55 @@ u32 xtp_in_flight(const struct xtp_sock *xs)
 	return out > gone ? out - gone : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_in_flight);
+
+/**
+ * xtp_cc_loss() - tell the controller of packets newly called lost
+ * @sk: the context, locked, not in a handshake
+ * @lost: how many were
+ *
+ * A packet is called lost when later ones were seen a reordering window
+ * before it; IP may still deliver it.  When a controller that can undo
+ * (&xtp_cc_ops.undo) cuts its window, retransmissions are counted from
+ * then on: should the episode need none, everything called lost arrived
+ * and the cut is undone (xtp_cc_undo_check()), as TCP undoes a recovery
+ * that turned out to be reordering.
+ */
+void xtp_cc_loss(struct sock *sk, u32 lost)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	u32 cwnd = xs->cc.cwnd;
+
+	if (!xs->cc.ops->loss)
+		return;
+	xs->cc.ops->loss(sk);
+	if (xs->cc.ops->undo && xs->cc.cwnd < cwnd)
+		xtp_rtx_undo_arm(sk);
+}
+EXPORT_SYMBOL_IF_KUNIT(xtp_cc_loss);
+
+/**
+ * xtp_cc_undo_check() - RSEQ moved: has a cut's episode ended?
+ * @sk: the context, locked, not in a handshake
+ *
+ * Once RSEQ passes what was sent when the window was cut
+ * (&xtp_cc_state.recover), every packet then called lost has been
+ * acknowledged.  If no retransmission since was needed (each was shown
+ * needless, or none was made), none of them was lost: the controller
+ * goes back to the window before the cut.
+ */
+void xtp_cc_undo_check(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (!xs->rec.undo || xs->snd.una < xs->cc.recover)
+		return;
+	xs->rec.undo = 0;
+	if (xs->rec.undo_rtx)
+		return;
+	XTP_INC_STATS(sock_net(sk), XTP_MIB_CWNDUNDOS);
+	xs->cc.ops->undo(sk);
+}
+EXPORT_SYMBOL_IF_KUNIT(xtp_cc_undo_check);
 
 /*
  * A packet may leave this much before its departure time: at high rates

@@ -6,7 +6,9 @@
  * then one packet per window of acknowledged bytes.  An ECNTL showing loss
  * cuts the window once per window of data (fast recovery: the holes are
  * refilled at once from the spans, recovery ends when RSEQ passes what was
- * sent when it began).  A handshake whose first probe was answered counts
+ * sent when it began).  A cut whose episode needed no retransmission was
+ * for packets IP reordered, not lost: it is undone (xtp_cc_undo_check()).
+ * A handshake whose first probe was answered counts
  * as one loss if the answer shows data missing, as nothing otherwise (an
  * ack was lost, or late); one that lost probes restarts from one packet,
  * as a TCP retransmission timeout would.  The window does not grow while
@@ -87,10 +89,23 @@ static bool xtp_newreno_recover(struct xtp_sock *xs, u32 num, u32 den)
 {
 	if (xs->cc.in_recovery)
 		return false;
+	xs->cc.reno.prior_cwnd = xs->cc.cwnd;
+	xs->cc.reno.prior_ssthresh = xs->cc.ssthresh;
 	xtp_newreno_decrease(xs, num, den);
 	xs->cc.recover = xs->snd.nxt;
 	xs->cc.in_recovery = 1;
 	return true;
+}
+
+/* The cut was for reordering, not loss: back to the window before it. */
+static void xtp_newreno_undo(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	xs->cc.cwnd = max(xs->cc.cwnd, xs->cc.reno.prior_cwnd);
+	xs->cc.ssthresh = max(xs->cc.ssthresh, xs->cc.reno.prior_ssthresh);
+	xs->cc.cwnd_count = 0;
+	xs->cc.in_recovery = 0;
 }
 
 static void xtp_newreno_loss(struct sock *sk)
@@ -152,6 +167,7 @@ const struct xtp_cc_ops xtp_cc_newreno = {
 	.acked		= xtp_newreno_acked,
 	.loss		= xtp_newreno_loss,
 	.handshake_end	= xtp_newreno_handshake_end,
+	.undo		= xtp_newreno_undo,
 };
 
 const struct xtp_cc_ops xtp_cc_veno = {
@@ -162,4 +178,5 @@ const struct xtp_cc_ops xtp_cc_veno = {
 	.acked		= xtp_veno_acked,
 	.loss		= xtp_veno_loss,
 	.handshake_end	= xtp_newreno_handshake_end,
+	.undo		= xtp_newreno_undo,
 };

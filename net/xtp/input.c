@@ -286,6 +286,7 @@ static void xtp_ack(struct sock *sk, const struct xtp_wire_pkt *pkt)
 		       XTP_SKB_CB(skb)->seq + skb->len <= rseq)
 			xtp_rtx_unlink(sk, skb);
 		if (!xs->in_handshake) {
+			xtp_cc_undo_check(sk);
 			if (xs->cc.ops->acked)
 				xs->cc.ops->acked(sk, acked);
 			xtp_tune_sndbuf(sk);

@@ -996,6 +996,112 @@ static void xtp_recovery_loss_cuts_window(struct kunit *test)
 }
 
 /*
+ * Cut the window of a fresh NewReno context @sk for packet 1000..1100,
+ * called lost when 1100..1200 was seen: four packets sent 10 ms apart.
+ * Return: the window before the cut.
+ */
+static u32 xtp_kt_cut(struct kunit *test, struct sock *sk, u64 base)
+{
+	static const struct xtp_wire_span s1 = { 1100, 1200 };
+	struct xtp_sock *xs = xtp_sk(sk);
+	u32 cwnd;
+	int i;
+
+	xs->cc.id = XTP_CC_NEWRENO;
+	xtp_cc_start(sk);
+	xtp_kt_rtx_setup(sk, 1000, 10 * USEC_PER_SEC);
+	xs->cc.ssthresh = xs->cc.cwnd;
+	cwnd = xs->cc.cwnd;
+	for (i = 0; i < 4; i++)
+		xtp_kt_sent(test, sk, 1000 + 100 * i, 100,
+			    base + i * 10 * NSEC_PER_MSEC, false);
+	xtp_kt_ecntl(sk, &s1, 1);
+	KUNIT_EXPECT_TRUE(test, xtp_kt_cb(test, sk, 0)->lost);
+	KUNIT_EXPECT_LT(test, xs->cc.cwnd, cwnd);
+	KUNIT_EXPECT_TRUE(test, xs->rec.undo);
+	KUNIT_EXPECT_EQ(test, xs->cc.recover, 1400ULL);
+	return cwnd;
+}
+
+/* The lost first packet of xtp_kt_cut() went again at @xmit_ns. */
+static void xtp_kt_resent(struct kunit *test, struct sock *sk, u64 xmit_ns)
+{
+	struct xtp_skb_cb *cb = xtp_kt_cb(test, sk, 0);
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	cb->lost = 0;
+	xs->rec.lost_out -= 100;
+	cb->rtx = 1;
+	cb->xmit_ns = xmit_ns;
+	xtp_rtx_undo_count(xs, skb_peek(&xs->snd.rtx));
+	KUNIT_EXPECT_EQ(test, xs->rec.undo_rtx, 1);
+}
+
+/* RSEQ reaches @rseq: what it covers leaves, the episode may end. */
+static void xtp_kt_rseq(struct sock *sk, u64 rseq)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct sk_buff *skb;
+
+	xs->snd.una = rseq;
+	while ((skb = skb_peek(&xs->snd.rtx)) &&
+	       XTP_SKB_CB(skb)->seq + skb->len <= rseq)
+		xtp_rtx_unlink(sk, skb);
+	xtp_cc_undo_check(sk);
+}
+
+/*
+ * A packet called lost that then arrives without being sent again was
+ * reordered: the tolerance grows, and once the episode ends without a
+ * needed retransmission the cut is undone.  A needed retransmission
+ * keeps the cut; one acknowledged at once after it left was not needed.
+ */
+static void xtp_recovery_reordered_undo(struct kunit *test)
+{
+	static const struct xtp_wire_span s01 = { 1000, 1200 };
+	struct sock *sk = xtp_kt_socket(test);
+	struct xtp_sock *xs = xtp_sk(sk);
+	unsigned long early = xtp_kt_mib(XTP_MIB_SPURIOUSLOSSES);
+	unsigned long undos = xtp_kt_mib(XTP_MIB_CWNDUNDOS);
+	u64 base = ktime_get_ns() - 100 * NSEC_PER_MSEC;
+	u32 cwnd, ssthresh;
+
+	lock_sock(sk);
+	cwnd = xtp_kt_cut(test, sk, base);
+	ssthresh = xs->cc.reno.prior_ssthresh;
+	/* The first copy arrives, not yet sent again. */
+	xtp_kt_ecntl(sk, &s01, 1);
+	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_SPURIOUSLOSSES) - early, 1UL);
+	KUNIT_EXPECT_EQ(test, xs->rec.lost_out, 0U);
+	KUNIT_EXPECT_EQ(test, xs->rec.reo_mult, 2);
+	/* Not before the episode ends... */
+	xtp_kt_rseq(sk, 1300);
+	KUNIT_EXPECT_LT(test, xs->cc.cwnd, cwnd);
+	xtp_kt_rseq(sk, 1400);
+	KUNIT_EXPECT_EQ(test, xs->cc.cwnd, cwnd);
+	KUNIT_EXPECT_EQ(test, xs->cc.ssthresh, ssthresh);
+	KUNIT_EXPECT_FALSE(test, xs->cc.in_recovery);
+	KUNIT_EXPECT_FALSE(test, xs->rec.undo);
+	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_CWNDUNDOS) - undos, 1UL);
+
+	/* A retransmission that was needed: the cut stays. */
+	cwnd = xtp_kt_cut(test, sk, base);
+	xtp_kt_resent(test, sk, base);
+	xtp_kt_rseq(sk, 1400);
+	KUNIT_EXPECT_LT(test, xs->cc.cwnd, cwnd);
+	KUNIT_EXPECT_FALSE(test, xs->rec.undo);
+
+	/* One that came back at once after it left was not needed. */
+	cwnd = xtp_kt_cut(test, sk, base);
+	xtp_kt_resent(test, sk, ktime_get_ns());
+	xtp_kt_rseq(sk, 1400);
+	KUNIT_EXPECT_EQ(test, xs->cc.cwnd, cwnd);
+	KUNIT_EXPECT_EQ(test, xtp_kt_mib(XTP_MIB_CWNDUNDOS) - undos, 2UL);
+	xtp_send_timer_stop(sk);
+	release_sock(sk);
+}
+
+/*
  * A retransmission reported as arrived within half an SRTT of being sent
  * was not needed: the reordering tolerance grows, up to a whole SRTT.
  */
@@ -1181,6 +1287,7 @@ static struct kunit_case xtp_recovery_cases[] = {
 	KUNIT_CASE(xtp_recovery_deadline),
 	KUNIT_CASE(xtp_recovery_loss_cuts_window),
 	KUNIT_CASE(xtp_recovery_spurious),
+	KUNIT_CASE(xtp_recovery_reordered_undo),
 	KUNIT_CASE(xtp_recovery_cut_spans),
 	KUNIT_CASE(xtp_recovery_unheard_back),
 	{}

@@ -428,6 +428,7 @@ static int xtp_send_data(struct sock *sk, struct sk_buff *data, u32 options,
 	if (XTP_SKB_CB(data)->sent) {
 		XTP_SKB_CB(data)->rtx = 1;
 		xs->mib.data_retransmits++;
+		xtp_rtx_undo_count(xs, data);
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_RETRANSSEGS);
 		trace_xtp_retransmit(sk, pkt.hdr.seq, data->len);
 	}

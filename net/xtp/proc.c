@@ -57,6 +57,8 @@ static const char *const xtp_mib_names[__XTP_MIB_MAX] = {
 	[XTP_MIB_HANDSHAKELOSSES] = "HandshakeLosses",
 	[XTP_MIB_OUTTRAINS]	= "OutTrains",
 	[XTP_MIB_INTRAINS]	= "InTrains",
+	[XTP_MIB_SPURIOUSLOSSES] = "SpuriousLosses",
+	[XTP_MIB_CWNDUNDOS]	= "CwndUndos",
 };
 
 static int xtp_snmp_show(struct seq_file *seq, void *v)

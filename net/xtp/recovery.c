@@ -17,19 +17,29 @@
 #include <trace/events/xtp.h>
 
 /*
- * @skb, sent again, is reported as arrived: so soon after the
- * retransmission that the first copy must have made it, the loss was
- * reordering.  Tolerate more of it from now on.
+ * @skb, called lost, is reported as arrived: before it was sent again, or
+ * so soon after the retransmission that the first copy must have made it.
+ * The loss was reordering: tolerate more of it from now on.
  */
 static void xtp_rtx_check_spurious(struct sock *sk, struct sk_buff *skb)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
-	u64 since = ktime_get_ns() - XTP_SKB_CB(skb)->xmit_ns;
+	struct xtp_skb_cb *cb = XTP_SKB_CB(skb);
+	u64 since = ktime_get_ns() - cb->xmit_ns;
 
-	if (!XTP_SKB_CB(skb)->rtx ||
-	    since >= (u64)xs->rtt.srtt_us * NSEC_PER_USEC / 2)
+	if (cb->lost) {
+		/* Called lost, not yet sent again, and here it is. */
+		XTP_INC_STATS(sock_net(sk), XTP_MIB_SPURIOUSLOSSES);
+	} else if (cb->rtx &&
+		   since < (u64)xs->rtt.srtt_us * NSEC_PER_USEC / 2) {
+		XTP_INC_STATS(sock_net(sk), XTP_MIB_SPURIOUSRTX);
+		/* Not needed after all: the cut may still be undone. */
+		if (cb->undo_rtx && xs->rec.undo_rtx)
+			xs->rec.undo_rtx--;
+		cb->undo_rtx = 0;
+	} else {
 		return;
-	XTP_INC_STATS(sock_net(sk), XTP_MIB_SPURIOUSRTX);
+	}
 	if (xs->rec.reo_mult < 4)
 		xs->rec.reo_mult++;
 }
@@ -59,6 +69,44 @@ void xtp_rtx_unlink(struct sock *sk, struct sk_buff *skb)
 	consume_skb(skb);
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_unlink);
+
+/**
+ * xtp_rtx_undo_arm() - the controller cut its window: count what goes again
+ * @sk: the context, locked
+ *
+ * Packets sent again before the cut belong to an earlier episode: their
+ * marks are cleared, so that only retransmissions since count against
+ * undoing this cut (xtp_cc_undo_check()).
+ */
+void xtp_rtx_undo_arm(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct sk_buff *skb;
+
+	skb_queue_walk(&xs->snd.rtx, skb)
+		XTP_SKB_CB(skb)->undo_rtx = 0;
+	xs->rec.undo_rtx = 0;
+	xs->rec.undo = 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_undo_arm);
+
+/**
+ * xtp_rtx_undo_count() - @skb goes again while a cut may be undone
+ * @xs: the context
+ * @skb: the packet, sent before
+ *
+ * Counted once per packet.  So many that the count would overflow means
+ * real loss: the cut stays.
+ */
+void xtp_rtx_undo_count(struct xtp_sock *xs, struct sk_buff *skb)
+{
+	if (!xs->rec.undo || XTP_SKB_CB(skb)->undo_rtx)
+		return;
+	XTP_SKB_CB(skb)->undo_rtx = 1;
+	if (++xs->rec.undo_rtx == U16_MAX)
+		xs->rec.undo = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_undo_count);
 
 /**
  * xtp_rtx_unheard_clear() - @skb is no longer beyond a cut-short answer
@@ -154,8 +202,8 @@ void xtp_rtx_detect(struct sock *sk)
 		return;
 	xs->mib.ecntl_losses += lost;
 	XTP_ADD_STATS(sock_net(sk), XTP_MIB_ECNTLLOSSES, lost);
-	if (!xs->in_handshake && xs->cc.ops->loss)
-		xs->cc.ops->loss(sk);
+	if (!xs->in_handshake)
+		xtp_cc_loss(sk, lost);
 	trace_xtp_loss(sk, lost);
 }
 EXPORT_SYMBOL_IF_KUNIT(xtp_rtx_detect);

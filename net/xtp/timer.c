@@ -150,6 +150,8 @@ static void xtp_start_handshake(struct sock *sk)
 
 	if (!xs->in_handshake) {
 		xs->in_handshake = 1;
+		/* Its answer decides the window: no cut is undone. */
+		xs->rec.undo = 0;
 		xs->mib.handshakes++;
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_HANDSHAKES);
 		trace_xtp_handshake(sk, XTP_TRACE_HS_START);

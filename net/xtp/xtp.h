@@ -157,6 +157,10 @@ const char *xtp_state_name(int state);
  * @XTP_MIB_OUTTRAINS: trains of DATA packets handed to IP as one GSO skb
  *	(offload.c)
  * @XTP_MIB_INTRAINS: trains that arrived whole and were split here
+ * @XTP_MIB_SPURIOUSLOSSES: DATA packets called lost whose first copy was
+ *	then shown delivered before they were sent again (reordering)
+ * @XTP_MIB_CWNDUNDOS: window cuts undone: their episode needed no
+ *	retransmission
  * @__XTP_MIB_MAX: number of counters
  */
 enum xtp_mib_field {
@@ -204,6 +208,8 @@ enum xtp_mib_field {
 	XTP_MIB_HANDSHAKELOSSES,
 	XTP_MIB_OUTTRAINS,
 	XTP_MIB_INTRAINS,
+	XTP_MIB_SPURIOUSLOSSES,
+	XTP_MIB_CWNDUNDOS,
 	__XTP_MIB_MAX
 };
 
@@ -289,6 +295,7 @@ struct xtp_skb_cb {
 	   tx_app_limited:1,	/* send: the sender ran out of data then */
 	   tx_idle:1,		/* send: nothing else was in flight */
 	   unheard:1,		/* send: beyond a handshake's cut answer */
+	   undo_rtx:1,		/* send: counted in xtp_recovery.undo_rtx */
 	   csum_ok:1,		/* send: csum is the payload's, as queued */
 	   more:1;		/* receive: more of its train follows */
 };
@@ -393,6 +400,9 @@ struct xtp_snd {
  * @heard_cut: where the spans of the last control packet stopped, if it
  *	held so many (%XTP_ECNTL_CUT_SPANS) that it may have left more
  *	out; 0 when it told all the peer holds
+ * @undo_rtx: packets sent again since the controller last cut its window
+ *	(&xtp_skb_cb.undo_rtx) and not shown needless
+ * @undo: that cut may still be undone (xtp_cc_loss(), xtp_cc_undo_check())
  */
 struct xtp_recovery {
 	u64 sack_newest_ns;
@@ -401,8 +411,10 @@ struct xtp_recovery {
 	u32 sacked_out;
 	u32 lost_out;
 	u32 unheard_out;
+	u16 undo_rtx;
 	u8 reo_mult;
-	u8 reo_pending:1;
+	u8 reo_pending:1,
+	   undo:1;
 };
 
 /**
@@ -481,6 +493,16 @@ struct xtp_rate_acc {
 };
 
 /**
+ * struct xtp_reno - NewReno's and Veno's own state (cc_newreno.c)
+ * @prior_cwnd: the window before the last cut, should it be undone
+ * @prior_ssthresh: the threshold then
+ */
+struct xtp_reno {
+	u32 prior_cwnd;
+	u32 prior_ssthresh;
+};
+
+/**
  * struct xtp_cc_state - congestion control (cc.c and the controllers)
  * @ops: congestion controller
  * @scc: SCC's own state, mirrored into @cwnd, @ssthresh, @cwnd_count
@@ -504,12 +526,14 @@ struct xtp_rate_acc {
  * @start_cwnd: the window xtp_cc_start() began with
  * @rate: the acknowledgment being applied: what it delivered (cc.c)
  * @bbr: the BBR model (cc_bbr.c), instead of @scc
+ * @reno: NewReno and Veno (cc_newreno.c), instead of @scc
  */
 struct xtp_cc_state {
 	const struct xtp_cc_ops *ops;
 	union {
 		struct xtp_scc scc;
 		struct xtp_bbr bbr;
+		struct xtp_reno reno;
 	};
 	u64 delivered;
 	u64 delivered_ns;
@@ -869,6 +893,10 @@ static inline void xtp_drop(struct sock *sk, struct sk_buff *skb,
  *	during a handshake)
  * @pacing_rate: optional: the rate to pace at (bytes/s), instead of
  *	the window per SRTT
+ * @undo: optional: the last cut of the window proved needless (its
+ *	episode needed no retransmission): go back to the window before
+ *	it.  A controller with it sets &xtp_cc_state.recover to
+ *	&xtp_snd.nxt when it cuts: the episode ends when RSEQ gets there.
  */
 struct xtp_cc_ops {
 	u8 id;
@@ -880,6 +908,7 @@ struct xtp_cc_ops {
 	void (*handshake_end)(struct sock *sk, u32 k, bool lost);
 	void (*sample)(struct sock *sk, const struct xtp_rate_sample *rs);
 	u64 (*pacing_rate)(struct sock *sk);
+	void (*undo)(struct sock *sk);
 };
 
 extern const struct xtp_cc_ops xtp_cc_scc;
@@ -893,6 +922,8 @@ void xtp_cc_start(struct sock *sk);
 u32 xtp_cc_init_window(const struct xtp_sock *xs);
 u32 xtp_cc_init_thresh(const struct xtp_sock *xs);
 u32 xtp_in_flight(const struct xtp_sock *xs);
+void xtp_cc_loss(struct sock *sk, u32 lost);
+void xtp_cc_undo_check(struct sock *sk);
 bool xtp_pacing_wait(struct sock *sk);
 void xtp_pacing_sent(struct sock *sk, u32 len);
 void xtp_rate_sent(struct sock *sk, struct sk_buff *skb);
@@ -907,6 +938,8 @@ bool xtp_rtt_cache_busy(const struct xtp_sock *xs);
 
 /* recovery.c */
 void xtp_rtx_unlink(struct sock *sk, struct sk_buff *skb);
+void xtp_rtx_undo_arm(struct sock *sk);
+void xtp_rtx_undo_count(struct xtp_sock *xs, struct sk_buff *skb);
 void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt);
 void xtp_rtx_detect(struct sock *sk);
 u32 xtp_rtx_all_lost(struct sock *sk);

@@ -8,7 +8,9 @@
 #   loss 5%          the sender retransmits
 #   loss 20%         the sender retransmits
 #   delay 20ms 5ms   (the jitter reorders packets too)
-#   delay 10ms reorder 10%   10% of the packets overtake the others
+#   delay 10ms reorder 10%   10% of the packets overtake the others: the
+#                    sender finds it (SpuriousLosses, SpuriousRtx) and
+#                    undoes window cuts (CwndUndos)
 #   duplicate 5%
 #   corrupt 1%       bad checksums are dropped and counted: InCsumErrors
 #                    rises in the receiving namespace; DpkOut > 0
@@ -162,14 +164,18 @@ xfer() {
 	[ $rc -eq 0 ] && [ "$(cat "$IN_SHA/$2")" = "$(cat "$DATA/out.sha")" ]
 }
 
-# A result per transfer, and per case one more: no retransmission
-# without loss, retransmissions under loss and corruption, InCsumErrors.
+# A result per transfer, and per case its own: no retransmission without
+# loss, retransmissions under loss and corruption, InCsumErrors, the
+# reordering found.
 plan=0
 while IFS='|' read -r name _ sizes; do
 	set -- $sizes
 	plan=$((plan + $#))
+	case $name in
+	none | reorder | loss*) plan=$((plan + 1)) ;;
+	corrupt) plan=$((plan + 2)) ;;
+	esac
 done <<<"$CASES"
-plan=$((plan + 6))
 prog_setup "$plan"
 
 trap 'prog_cleanup; [ -n "$MEM" ] && xtp_memdir_done "$DATA"' EXIT
@@ -196,6 +202,9 @@ while IFS='|' read -r name args sizes; do
 	csum_s=$(snmp_get InCsumErrors "$NS_S")
 	csum_c=$(snmp_get InCsumErrors "$NS_C")
 	rbuf=$(snmp_get RcvbufErrors "$NS_S")
+	early0=$(snmp_get SpuriousLosses "$NS_C")
+	srtx0=$(snmp_get SpuriousRtx "$NS_C")
+	undo0=$(snmp_get CwndUndos "$NS_C")
 	rtx=0
 	case0=$(now_ms)
 	for s in $sizes; do
@@ -257,6 +266,17 @@ while IFS='|' read -r name args sizes; do
 		fi
 		ktap_check "no netem: (almost) no DATA retransmitted (DpkOut=$rtx <= 30$again)" \
 			'[ $rtx -le 30 ] && [ "${again%NOT*}" = "$again" ]' ;;
+	reorder)
+		# netem sends a tenth of the packets 10 ms ahead of the rest,
+		# past the first reordering window (a quarter of the 20 ms
+		# RTT): the sender calls the rest lost, finds them delivered
+		# (before or at once after it sent them again) and undoes the
+		# cuts that needed no retransmission.
+		early=$(($(snmp_get SpuriousLosses "$NS_C") - early0 +
+			 $(snmp_get SpuriousRtx "$NS_C") - srtx0))
+		undo=$(($(snmp_get CwndUndos "$NS_C") - undo0))
+		ktap_check "$args: the sender found the reordering (SpuriousLosses+SpuriousRtx=$early) and undid a cut (CwndUndos=$undo)" \
+			'[ $early -gt 0 ] && [ $undo -gt 0 ]' ;;
 	loss*)
 		ktap_check "$args: the sender retransmitted (DpkOut=$rtx)" \
 			'[ $rtx -gt 0 ]' ;;
