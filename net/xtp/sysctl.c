@@ -94,6 +94,7 @@ int xtp_sysctl_init_net(struct net *net)
 	xn->atm_max = XTP_DEFAULT_ATM_MAX;
 	xn->cc = XTP_DEFAULT_CC;
 	xn->first_data = 1;
+	xn->trains = 1;
 	xn->sysctl = pernet_sysctl_register(net, "net/xtp", xtp_sysctl_template,
 					    ARRAY_SIZE(xtp_sysctl_template),
 					    xn, xtp_net(&init_net),

@@ -20,7 +20,9 @@ W=$top/build/tools/withxtp
 : >"$res"
 modprobe xtp && modprobe mtp || { echo "bench: modules"; exit 1; }
 modprobe tcp_bbr 2>/dev/null
-xtp_ns_setup || { echo "bench: namespace setup failed"; exit 1; }
+# XTP as users get it: net.xtp.trains as the module sets it.
+XTP_TRAINS=module xtp_ns_setup ||
+	{ echo "bench: namespace setup failed"; exit 1; }
 # Each TCP run starts from nothing, as ours do: without this, tcp_metrics
 # hands each connection the ssthresh its predecessor to the same peer
 # left, so a row's TCP numbers depend on the rows before it.  (Row 6
@@ -114,7 +116,8 @@ xp() {
 	run "$NS_C" "$label" "$limit" -c 198.18.0.2 -P "$p" -p "${port[$p]}" "$@"
 }
 
-echo "bench: profile $profile, $(uname -r), $(nproc) CPUs"
+echo "bench: profile $profile, $(uname -r), $(nproc) CPUs," \
+	"net.xtp.trains $(ip netns exec "$NS_C" sysctl -n net.xtp.trains)"
 
 # Row 1: a request and its answer over a new association, 40 ms RTT.
 shape delay 20ms

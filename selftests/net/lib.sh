@@ -122,16 +122,18 @@ xtp_trains() {
 	ip netns exec "$1" ethtool -K "$2" gso "$3" tx-gso-list "$3" >/dev/null
 }
 
-# xtp_trains_default NS...: with XTP_TRAINS=1, net.xtp.trains 1 in each NS
-# (the module's default is 0).  Most tests count packets in captures or
-# lose them with netem, which takes a train as one packet; xtp_train.sh
-# sets XTP_TRAINS=1 (make bench runs with the module's default).
+# xtp_trains_default NS...: net.xtp.trains 0 in each NS, 1 with
+# XTP_TRAINS=1, the module's default (1) with XTP_TRAINS=module.  Most
+# tests count packets in captures or lose them with netem, which takes a
+# train as one packet; xtp_train.sh and xtp_tunnel.sh set XTP_TRAINS=1,
+# make bench XTP_TRAINS=module.
 xtp_trains_default() {
 	local ns
 
-	[ "${XTP_TRAINS:-0}" = 1 ] || return 0
+	[ "${XTP_TRAINS:-0}" = module ] && return 0
 	for ns in "$@"; do
-		ip netns exec "$ns" sysctl -qw net.xtp.trains=1 || return 1
+		ip netns exec "$ns" sysctl -qw \
+			net.xtp.trains="${XTP_TRAINS:-0}" || return 1
 	done
 }
 

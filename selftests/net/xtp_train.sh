@@ -12,9 +12,9 @@
 #  - split: the client's veth does not take them (tx-gso-list off), so
 #    the stack splits each train before it: one XTP packet per datagram
 #    on the wire, each IP header summed, none split by the receiver;
-#  - off: net.xtp.trains 0, the default, which the other tests keep
-#    (lib.sh), and a route without GSO (gso and tx-gso-list off): no
-#    train at all;
+#  - off: net.xtp.trains 0, which the other tests keep (lib.sh; the
+#    module's default is 1, as a new namespace shows), and a route
+#    without GSO (gso and tx-gso-list off): no train at all;
 #  - loss: 5% of the datagrams (whole trains) lost each way;
 #  - corrupt: 10% of the datagrams corrupted each way, a train's after
 #    netem splits it: the receiver drops those packets for their CHECK;
@@ -91,9 +91,15 @@ round() {
 }
 
 ktap_print_header
-command -v ethtool >/dev/null || ktap_skip_all 25 "ethtool is not installed"
-ktap_set_plan 25
+command -v ethtool >/dev/null || ktap_skip_all 26 "ethtool is not installed"
+ktap_set_plan 26
 modprobe xtp
+
+ip netns add "xtpd-$$" &&
+	def=$(ip netns exec "xtpd-$$" sysctl -n net.xtp.trains)
+ip netns delete "xtpd-$$" 2>/dev/null
+ktap_check "a new namespace has net.xtp.trains 1 (${def:-unreadable})" \
+	'[ "${def:-}" = 1 ]'
 
 XTP_TRAINS=1 xtp_ns_setup || ktap_exit_fail_msg "namespace setup failed"
 trap xtp_ns_cleanup EXIT
