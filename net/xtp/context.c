@@ -76,7 +76,9 @@ void xtp_ctx_exit_net(struct net *net)
  *
  * Configuration (association type, timers, ...) is left alone: a new
  * socket gets the defaults from xtp_init_sock(), an accepted context its
- * listener's values through the clone.
+ * listener's values through the clone.  The timers themselves are set up
+ * once, by xtp_timers_init(): connect() after a failed one comes here
+ * again while a timer callback may still be running.
  */
 void xtp_ctx_init(struct sock *sk)
 {
@@ -148,13 +150,11 @@ void xtp_ctx_init(struct sock *sk)
 	xs->rtt.rttvar_us = 0;
 	xs->rtt.min_rtt_us = 0;
 	memset(&xs->rcv.drs, 0, sizeof(xs->rcv.drs));
-	xs->tm.deferred = 0;
 	skb_queue_head_init(&xs->snd.rtx);
 	skb_queue_head_init(&xs->rcv.ooo);
 	skb_queue_head_init(&xs->rcv.early);
 	memset(&xs->mib, 0, sizeof(xs->mib));
 	xs->snd_edge = 0;
-	xtp_timers_init(sk);
 	xtp_cc_start(sk);
 }
 

@@ -553,6 +553,8 @@ static struct sock *xtp_child_new(struct sock *sk, struct sk_buff *skb,
 	xs = xtp_sk(child);
 	inet = inet_sk(child);
 	xtp_mem_clone(child, sk);
+	/* The clone copied the listener's timers, perhaps queued ones. */
+	xtp_timers_init(child);
 	xtp_ctx_init(child);
 	xtp_ctx_track(child);
 	xtp_av_child(child, skb);

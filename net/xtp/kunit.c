@@ -13,6 +13,7 @@
 #include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/jiffies.h>
+#include <linux/kprobes.h>
 #include <linux/net.h>
 #include <linux/random.h>
 #include <net/ip.h>
@@ -1282,6 +1283,129 @@ static void xtp_recovery_unheard_back(struct kunit *test)
 	release_sock(sk);
 }
 
+#ifdef CONFIG_KPROBES
+/* The send timer to let expire at the next hrtimer call of the code tested. */
+static struct hrtimer *xtp_kt_race_timer;
+static unsigned int xtp_kt_race_fired;
+
+/*
+ * Runs like an NMI (int3), on the tested CPU: wait there, without a lock,
+ * until the timer, queued on another CPU, has expired and its callback
+ * has run.
+ */
+static int xtp_kt_race_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct hrtimer *t = (void *)regs_get_kernel_argument(regs, 0);
+	u64 end = ktime_get_mono_fast_ns() + 200 * NSEC_PER_MSEC;
+
+	if (t != READ_ONCE(xtp_kt_race_timer))
+		return 0;
+	WRITE_ONCE(xtp_kt_race_timer, NULL);
+	while (hrtimer_is_queued(t) || hrtimer_callback_running(t)) {
+		if (ktime_get_mono_fast_ns() > end)
+			return 0;
+		cpu_relax();
+	}
+	xtp_kt_race_fired++;
+	return 0;
+}
+
+/**
+ * struct xtp_kt_arm - arm a context's send timer from another CPU
+ * @work: runs on that CPU
+ * @sk: the context
+ * @at: when the timer expires
+ */
+struct xtp_kt_arm {
+	struct work_struct work;
+	struct sock *sk;
+	u64 at;
+};
+
+static void xtp_kt_arm_work(struct work_struct *work)
+{
+	struct xtp_kt_arm *arm = container_of(work, struct xtp_kt_arm, work);
+
+	lock_sock(arm->sk);
+	xtp_send_timer_at(arm->sk, arm->at);
+	release_sock(arm->sk);
+}
+
+#define XTP_KT_RACES	8
+
+/*
+ * The send timer expires, on its CPU, while xtp_send_timer_at() moves it
+ * earlier on another: after the test of the queued timer and before the
+ * timer is taken off its queue or started again (kprobes on both calls
+ * hold the caller there).  The socket is owned, so the callback defers
+ * its work, which takes over the timer's reference.  After the timer and
+ * the work are cancelled the socket must have its references of before.
+ */
+static void xtp_send_timer_rearm_race(struct kunit *test)
+{
+	struct kprobe kp[] = {
+		{ .symbol_name = "hrtimer_try_to_cancel",
+		  .pre_handler = xtp_kt_race_pre },
+		{ .symbol_name = "hrtimer_start_range_ns",
+		  .pre_handler = xtp_kt_race_pre },
+	};
+	struct kprobe *kps[] = { &kp[0], &kp[1] };
+	struct sock *sk = xtp_kt_socket(test);
+	struct hrtimer *t = &xtp_sk(sk)->tm.send;
+	struct xtp_kt_arm arm = { .sk = sk };
+	unsigned int cpu;
+	int base, i, err;
+
+	INIT_WORK_ONSTACK(&arm.work, xtp_kt_arm_work);
+	migrate_disable();
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu >= nr_cpu_ids) {
+		migrate_enable();
+		destroy_work_on_stack(&arm.work);
+		kunit_skip(test, "needs two CPUs");
+	}
+	err = register_kprobes(kps, ARRAY_SIZE(kps));
+	if (err) {
+		migrate_enable();
+		destroy_work_on_stack(&arm.work);
+		KUNIT_FAIL(test, "register_kprobes: %d", err);
+		return;
+	}
+	xtp_kt_race_fired = 0;
+	/* Two references lent: one lost must not free the socket. */
+	sock_hold(sk);
+	sock_hold(sk);
+	base = refcount_read(&sk->sk_refcnt);
+	for (i = 0; i < XTP_KT_RACES; i++) {
+		arm.at = ktime_get_ns() + 2 * NSEC_PER_MSEC;
+		schedule_work_on(cpu, &arm.work);
+		flush_work(&arm.work);
+		lock_sock(sk);
+		WRITE_ONCE(xtp_kt_race_timer, t);
+		xtp_send_timer_at(sk, arm.at - NSEC_PER_MSEC / 2);
+		WRITE_ONCE(xtp_kt_race_timer, NULL);
+		xtp_send_timer_stop(sk);
+		/* A callback still running defers its work: take it back. */
+		hrtimer_cancel(t);
+		xtp_send_timer_stop(sk);
+		release_sock(sk);
+		KUNIT_EXPECT_EQ(test, refcount_read(&sk->sk_refcnt), base);
+		refcount_set(&sk->sk_refcnt, base);
+	}
+	__sock_put(sk);
+	__sock_put(sk);
+	unregister_kprobes(kps, ARRAY_SIZE(kps));
+	migrate_enable();
+	destroy_work_on_stack(&arm.work);
+	KUNIT_EXPECT_EQ(test, xtp_kt_race_fired, XTP_KT_RACES);
+}
+#else
+static void xtp_send_timer_rearm_race(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_KPROBES");
+}
+#endif
+
 static struct kunit_case xtp_recovery_cases[] = {
 	KUNIT_CASE(xtp_recovery_spans),
 	KUNIT_CASE(xtp_recovery_deadline),
@@ -1290,6 +1414,7 @@ static struct kunit_case xtp_recovery_cases[] = {
 	KUNIT_CASE(xtp_recovery_reordered_undo),
 	KUNIT_CASE(xtp_recovery_cut_spans),
 	KUNIT_CASE(xtp_recovery_unheard_back),
+	KUNIT_CASE(xtp_send_timer_rearm_race),
 	{}
 };
 

@@ -50,6 +50,7 @@ static int xtp_init_sock(struct sock *sk)
 	 */
 	sock_set_flag(sk, SOCK_USE_WRITE_QUEUE);
 	xs->sndbuf_want = READ_ONCE(sk->sk_sndbuf);
+	xtp_timers_init(sk);
 	xtp_ctx_init(sk);
 	xtp_ctx_track(sk);
 	sk_sockets_allocated_inc(sk);

@@ -347,14 +347,19 @@ void xtp_send_timer_at(struct sock *sk, u64 ns)
 {
 	struct hrtimer *t = &xtp_sk(sk)->tm.send;
 
-	if (hrtimer_is_queued(t)) {
-		if (ktime_to_ns(hrtimer_get_expires(t)) <= ns)
-			return;
-	} else {
+	if (hrtimer_is_queued(t) && ktime_to_ns(hrtimer_get_expires(t)) <= ns)
+		return;
+	/*
+	 * The timer may fire between that test and the start below (from an
+	 * interrupt here, or on its CPU while we hold only the owner bit):
+	 * its callback then drops the queued timer's reference.  Only a
+	 * timer dequeued here hands its reference over.
+	 */
+	if (hrtimer_try_to_cancel(t) != 1)
 		sock_hold(sk);
-	}
 	hrtimer_start(t, ns_to_ktime(ns), HRTIMER_MODE_ABS_PINNED_SOFT);
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_send_timer_at);
 
 /**
  * xtp_send_timer_stop() - cancel the send timer
@@ -407,9 +412,15 @@ void xtp_ctimeout_arm(struct sock *sk, u32 ms)
 	xtp_timer_reset(sk, XTP_TIMER_CTIMEOUT, ms);
 }
 
+/**
+ * xtp_timers_init() - set up the timers of a new or cloned context
+ * @sk: the context, before anything can arm its timers
+ */
 void xtp_timers_init(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
+
+	xs->tm.deferred = 0;
 
 	timer_setup(&xs->tm.list[XTP_TIMER_W], xtp_wtimer_handler, 0);
 	timer_setup(&xs->tm.list[XTP_TIMER_CTIMEOUT], xtp_ctimeout_handler, 0);
