@@ -1283,6 +1283,57 @@ static void xtp_recovery_unheard_back(struct kunit *test)
 	release_sock(sk);
 }
 
+/*
+ * A send timer callback that arms the timer twice, the second time
+ * earlier, as xtp_push() does for a pacing departure and then a loss
+ * deadline.
+ */
+static enum hrtimer_restart xtp_kt_rearm_twice(struct hrtimer *t)
+{
+	struct xtp_sock *xs = container_of(t, struct xtp_sock, tm.send);
+	struct sock *sk = &xs->inet.sk;
+	u64 now = ktime_get_ns();
+
+	bh_lock_sock(sk);
+	xtp_send_timer_at(sk, now + 2 * NSEC_PER_SEC);
+	xtp_send_timer_at(sk, now + NSEC_PER_SEC);
+	bh_unlock_sock(sk);
+	sock_put(sk);
+	return HRTIMER_NORESTART;
+}
+
+/* Armed again from its own callback: one reference, not one per arming. */
+static void xtp_send_timer_rearm_self(struct kunit *test)
+{
+	struct sock *sk = xtp_kt_socket(test);
+	struct hrtimer *t = &xtp_sk(sk)->tm.send;
+	enum hrtimer_restart (*fire)(struct hrtimer *t) = t->function;
+	unsigned long end = jiffies + msecs_to_jiffies(XTP_KT_WAIT_MS);
+	int base;
+
+	/* Lent: one reference too many taken or lost frees nothing. */
+	sock_hold(sk);
+	base = refcount_read(&sk->sk_refcnt);
+	t->function = xtp_kt_rearm_twice;
+	lock_sock(sk);
+	xtp_send_timer_at(sk, ktime_get_ns() + NSEC_PER_MSEC);
+	release_sock(sk);
+	while (time_before(jiffies, end) &&
+	       (!hrtimer_is_queued(t) ||
+		ktime_to_ns(hrtimer_get_remaining(t)) < NSEC_PER_SEC / 2))
+		usleep_range(5000, 10000);
+	/* Queued again a second away, by its callback: one reference. */
+	KUNIT_EXPECT_TRUE(test, hrtimer_is_queued(t));
+	KUNIT_EXPECT_EQ(test, refcount_read(&sk->sk_refcnt), base + 1);
+	lock_sock(sk);
+	xtp_send_timer_stop(sk);
+	release_sock(sk);
+	hrtimer_cancel(t);
+	t->function = fire;
+	KUNIT_EXPECT_EQ(test, refcount_read(&sk->sk_refcnt), base);
+	refcount_set(&sk->sk_refcnt, base - 1);
+}
+
 #ifdef CONFIG_KPROBES
 /* The send timer to let expire at the next hrtimer call of the code tested. */
 static struct hrtimer *xtp_kt_race_timer;
@@ -1415,6 +1466,7 @@ static struct kunit_case xtp_recovery_cases[] = {
 	KUNIT_CASE(xtp_recovery_cut_spans),
 	KUNIT_CASE(xtp_recovery_unheard_back),
 	KUNIT_CASE(xtp_send_timer_rearm_race),
+	KUNIT_CASE(xtp_send_timer_rearm_self),
 	{}
 };
 

@@ -346,16 +346,20 @@ void xtp_timer_stop(struct sock *sk, enum xtp_timer id)
 void xtp_send_timer_at(struct sock *sk, u64 ns)
 {
 	struct hrtimer *t = &xtp_sk(sk)->tm.send;
+	int ret;
 
 	if (hrtimer_is_queued(t) && ktime_to_ns(hrtimer_get_expires(t)) <= ns)
 		return;
 	/*
 	 * The timer may fire between that test and the start below (from an
 	 * interrupt here, or on its CPU while we hold only the owner bit):
-	 * its callback then drops the queued timer's reference.  Only a
-	 * timer dequeued here hands its reference over.
+	 * its callback then drops the queued timer's reference.  A timer
+	 * dequeued here hands its reference over.  While its callback runs
+	 * (-1) it is not dequeued: queued, it was armed again since it fired
+	 * (by that callback's own xtp_push(), say) and holds a reference.
 	 */
-	if (hrtimer_try_to_cancel(t) != 1)
+	ret = hrtimer_try_to_cancel(t);
+	if (!ret || (ret < 0 && !hrtimer_is_queued(t)))
 		sock_hold(sk);
 	hrtimer_start(t, ns_to_ktime(ns), HRTIMER_MODE_ABS_PINNED_SOFT);
 }
