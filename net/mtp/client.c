@@ -194,6 +194,23 @@ static struct mtp_ctxn *mtp_txn_find(struct mtp_sock *ms, u32 reqid)
 
 /* ---- sending ---------------------------------------------------------- */
 
+/*
+ * A new transaction to a host that sent us a token within the last
+ * minute (this socket or, through hosts.c, another) shows it at once:
+ * the first answer comes whole, not cut while the token travels.  A
+ * token the host no longer takes (its key changed: a new boot) brings a
+ * cut answer with a new one, as if we had none.
+ */
+static void mtp_txn_token_reuse(struct mtp_ctxn *t)
+{
+	struct mtp_dest *d = t->dest;
+
+	if (!d->token_at || time_after(jiffies, d->token_at + MTP_TOKEN_KEEP))
+		return;
+	t->token = d->token;
+	t->has_token = true;
+}
+
 /* Echo the server's address validation token, once it sent one. */
 static void mtp_txn_token_put(const struct mtp_ctxn *t, struct mtp_wire_msg *m)
 {
@@ -1084,6 +1101,11 @@ static bool mtp_txn_token_take(struct mtp_ctxn *t,
 		return false;
 	t->token = m->token;
 	t->has_token = true;
+	/* For the host's next transactions, of this socket and others. */
+	if (t->dest) {
+		t->dest->token = m->token;
+		t->dest->token_at = jiffies ?: 1;
+	}
 	return true;
 }
 
@@ -1625,6 +1647,7 @@ int mtp_client_request(struct mtp_sock *ms, const struct mtp_request *req,
 		goto fail;
 	mtp_txn_path_init(t, req->repeat,
 			  READ_ONCE(mtp_net(net)->repeat_min_ms));
+	mtp_txn_token_reuse(t);
 	t->reqid = mtp_reqid_next(ms);
 	ms->last_reqid = t->reqid;
 	MTP_INC_STATS(net, MTP_MIB_TXNSTARTED);

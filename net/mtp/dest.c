@@ -29,7 +29,7 @@ static void mtp_dest_init(struct mtp_sock *ms, struct mtp_dest *d,
 	d->used = jiffies;
 	d->starved = false;
 	mtp_rtt_init(&d->rtt);
-	mtp_hosts_load(mtp_dest_net(ms), daddr, &d->rtt);
+	mtp_hosts_load(mtp_dest_net(ms), d);
 	mtp_cc_init(&d->cc, dgram, jiffies);
 	d->bbr = bbr;
 	mtp_rate_init(&d->rate, ktime_get_ns());
@@ -103,8 +103,8 @@ struct mtp_dest *mtp_dest_get(struct mtp_sock *ms, __be32 daddr, u32 dgram,
  * @ms: socket, &mtp_sock.lock held
  * @d: its entry
  *
- * What the socket knows of the host's RTT now serves the namespace's
- * next socket to it (hosts.c).
+ * What the socket knows of the host's RTT and its token now serves the
+ * namespace's next socket to it (hosts.c).
  *
  * The entry stays for the next transaction, last on the idle list once
  * no transaction uses it; mtp_dest_get() frees the oldest idle one.  It
@@ -115,7 +115,7 @@ void mtp_dest_put(struct mtp_sock *ms, struct mtp_dest *d)
 {
 	lockdep_assert_held(&ms->lock);
 	d->used = jiffies;
-	mtp_hosts_save(mtp_dest_net(ms), d->daddr, &d->rtt);
+	mtp_hosts_save(mtp_dest_net(ms), d);
 	if (--d->users)
 		return;
 	list_add_tail(&d->idle, &ms->dest_idle);

@@ -267,6 +267,8 @@ struct mtp_net {
  * @cc: the congestion window its transactions share
  * @rate: its delivery rate and model (rate.c), used if @bbr
  * @bbr: net.mtp.cc chose the model when the entry was made
+ * @token: the host's latest address validation token for us
+ * @token_at: when it came (jiffies); 0 for none
  *
  * Kept after its last transaction ends, so the next one starts with the
  * RTT and window learnt (MTP_DEST_IDLE of them per socket); protected by
@@ -283,7 +285,15 @@ struct mtp_dest {
 	struct mtp_cc cc;
 	struct mtp_rate rate;
 	bool bbr;
+	u64 token;
+	unsigned long token_at;
 };
+
+/*
+ * A client reuses a server's token for this long: tokens are good for 64
+ * to 128 s (token.c).
+ */
+#define MTP_TOKEN_KEEP		(60 * HZ)
 
 /**
  * struct mtp_sock - an MTP transaction endpoint
@@ -451,9 +461,8 @@ void mtp_mem_init(void);
 struct mtp_host;
 int mtp_hosts_init_net(struct mtp_net *mn);
 void mtp_hosts_exit_net(struct mtp_net *mn);
-void mtp_hosts_save(struct mtp_net *mn, __be32 daddr,
-		    const struct mtp_rtt *rtt);
-void mtp_hosts_load(struct mtp_net *mn, __be32 daddr, struct mtp_rtt *rtt);
+void mtp_hosts_save(struct mtp_net *mn, const struct mtp_dest *d);
+void mtp_hosts_load(struct mtp_net *mn, struct mtp_dest *d);
 
 /* dest.c: per-destination state of client transactions */
 struct mtp_dest *mtp_dest_get(struct mtp_sock *ms, __be32 daddr, u32 dgram,

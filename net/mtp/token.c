@@ -25,10 +25,22 @@
 
 static siphash_key_t mtp_token_key __read_mostly;
 
+/*
+ * The key is drawn on first use, from this one call site: each expansion
+ * of net_get_random_once() has its own once-flag, so a second site would
+ * draw the key again and void the tokens made before (the first client
+ * after the module loaded paid a round trip for it).
+ */
+static const siphash_key_t *mtp_token_secret(void)
+{
+	net_get_random_once(&mtp_token_key, sizeof(mtp_token_key));
+	return &mtp_token_key;
+}
+
 static u64 mtp_token_at(const struct net *net, __be32 caddr, u32 bucket)
 {
 	return siphash_3u32((__force u32)caddr, net_hash_mix(net), bucket,
-			    &mtp_token_key);
+			    mtp_token_secret());
 }
 
 static u32 mtp_token_bucket(void)
@@ -45,7 +57,6 @@ static u32 mtp_token_bucket(void)
  */
 u64 mtp_token_make(const struct net *net, __be32 caddr)
 {
-	net_get_random_once(&mtp_token_key, sizeof(mtp_token_key));
 	return mtp_token_at(net, caddr, mtp_token_bucket());
 }
 
@@ -61,7 +72,6 @@ bool mtp_token_check(const struct net *net, __be32 caddr, u64 token)
 {
 	u32 b = mtp_token_bucket();
 
-	net_get_random_once(&mtp_token_key, sizeof(mtp_token_key));
 	return token == mtp_token_at(net, caddr, b) ||
 	       token == mtp_token_at(net, caddr, b - 1);
 }

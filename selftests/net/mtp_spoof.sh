@@ -6,8 +6,10 @@
 # destination of, so nobody answers for the victim) and requests to a
 # broadcast address get at most 3x their bytes from the server (nft counts
 # what leaves the server for the victim); the kernel's PING answers are
-# rate-limited; a real client still fetches 1 MiB sha256-equal, and a
-# single-datagram transaction is still one datagram each way.
+# rate-limited; a real client fetches 1 MiB sha256-equal; a
+# single-datagram transaction is one datagram each way, two each way when
+# the answer waits for the client's token (the first after the module
+# loaded), one again for the next socket, which holds that token.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -57,6 +59,10 @@ ktap_set_plan 10
 mkdir -p "$out/files" "$out/got"
 head -c 1048576 /dev/urandom >"$out/files/1m"
 
+# A fresh module, for section 0: its token key is drawn on first use.
+reloaded=no
+modprobe -r mtp 2>/dev/null && reloaded=yes
+modprobe mtp || ktap_exit_fail_msg "modprobe mtp"
 mtp_ns_setup spf &&
 ip -n "$MTP_SRV" route add 198.18.1.0/24 via $C &&
 ns_s nft -f - <<-EOF
@@ -75,7 +81,51 @@ ns_s "$B/mtpd" -p $PORT "$out/files" >"$out/mtpd.log" 2>&1 &
 wait_for 20 port_open $PORT
 ktap_check "mtpd listens on UDP port $PORT" 'port_open $PORT'
 
-# 1. One spoofed request for the whole 1 MiB object (256 datagrams of
+# 0. Single answers that do not fit in 3x the request: the kernel's
+# 200-byte IDSTR, then an application's 600-byte one, the first tokens
+# since the module loaded.  The server holds the first answer and sends
+# its token (OutValidate); the client repeats with it at once and gets
+# the answer: two datagrams each way (three when the token key changed
+# under the first token).  The second, from another socket, shows that
+# token at once (hosts.c): one datagram each way.
+ns_s "$B/mtp_rawreq" -L 8082 -i 200 &
+ns_s "$B/mtp_rawreq" -L 8083 -j 600 &
+wait_for 20 port_open 8082 && wait_for 20 port_open 8083
+for p in 8082 8083; do
+	len=$([ $p = 8082 ] && echo 200 || echo 600)
+	n=$([ $p = 8082 ] && echo 4 || echo 2)
+	v=$([ $p = 8082 ] && echo 1 || echo 0)
+	want=$(awk -v n=$len 'BEGIN { for (i = 0; i < n; i++)
+		printf "%c", 97 + i % 26 }')
+	ov0=$(sn OutValidate)
+	rm -f "$out/big.pcap"
+	ns_c tcpdump -nn -U -i vc -w "$out/big.pcap" udp port $p \
+		>"$out/tcpdump.log" 2>&1 &
+	tpid=$!
+	wait_for 20 grep -q listening "$out/tcpdump.log"
+	t0=$(now_ms)
+	o=$(ns_c "$B/mtping" $S $p 2>&1)
+	t1=$(now_ms)
+	wait_for 20 pcap_has "$n" "$out/big.pcap"
+	kill $tpid; wait $tpid 2>/dev/null
+	tcpdump -nn -r "$out/big.pcap" 2>/dev/null | sed 's/^/# /'
+	got=$(echo "$o" | sed -n 2p | sed 's/.*): //')
+	ktap_check "$len-byte single answer (port $p, module reloaded: $reloaded): ${#got} bytes after $(echo "$o" | sed -n 's/.*after \([0-9]*\) repeats.*/\1/p') repeats in $((t1 - t0)) ms, $(pcap_n "$out/big.pcap") datagrams, OutValidate +$(($(sn OutValidate) - ov0))" \
+		'[ "$got" = "$want" ] && [ "$(pcap_n "$out/big.pcap")" = "$n" ] &&
+		 [ "$(ssnmp OutValidate)" = $((ov0 + v)) ]'
+done
+
+# 1. A real client fetches 1 MiB sha256-equal, validated from its first
+# request by the token the namespace holds: no answer cut.
+sv0=$(sn SrvValidated) al0=$(sn SrvAmpLimited)
+stats=$(ns_c timeout 120 "$B/mtpget" -e 60000 -p $PORT -o "$out/got/1m" $S 1m 2>&1)
+rc=$?
+echo "# $stats"
+ktap_check "client fetches 1 MiB sha256-equal with the token it holds; SrvValidated +$(($(sn SrvValidated) - sv0)), SrvAmpLimited +$(($(sn SrvAmpLimited) - al0))" \
+	'[ $rc -eq 0 ] && same 1m && [ "$(ssnmp SrvValidated)" -gt "$sv0" ] &&
+	 [ "$(sn SrvAmpLimited)" = "$al0" ]'
+
+# 2. One spoofed request for the whole 1 MiB object (256 datagrams of
 # 16 KiB asked for, no limit), then three spoofed subrequests that the
 # kernel's copy of the answer would serve.
 out0=$(srv_out)
@@ -89,7 +139,7 @@ ktap_check "spoofed request + 3 subrequests for 1 MiB ($inb bytes): $sent bytes 
 	'[ -n "$in1" ] && [ -n "$in2" ] && [ "$sent" -gt 0 ] &&
 	 [ "$sent" -le $((3 * inb)) ] && [ "$(ssnmp SrvAmpLimited)" -gt 0 ]'
 
-# 2. The same through the subnet's broadcast address, and a broadcast
+# 3. The same through the subnet's broadcast address, and a broadcast
 # PING: not unicast, so dropped before anything answers.
 v0=$(victim bytes) out0=$(srv_out) k0=$(ssnmp KernelReplies)
 u0=$(sn InNotUnicast)
@@ -107,7 +157,7 @@ ktap_check "broadcast request for 1 MiB and PING ($((inb + inp)) bytes): $sent b
 	 [ "$(ssnmp InNotUnicast)" = $((u0 + 2)) ] &&
 	 [ "$(ssnmp KernelReplies)" = "$k0" ]'
 
-# 3. A token that is not ours does not validate (InBadToken): the answer
+# 4. A token that is not ours does not validate (InBadToken): the answer
 # stays within 3x.
 v0=$(victim bytes) out0=$(srv_out) b0=$(sn InBadToken)
 inb=$(rawreq -s $V -r 0x5f000004 -t 0x0123456789abcdef -f 1m $S)
@@ -118,7 +168,7 @@ ktap_check "spoofed request with a forged token ($inb bytes): InBadToken +$(($(s
 	'[ -n "$inb" ] && [ "$(ssnmp InBadToken)" = $((b0 + 1)) ] &&
 	 [ "$sent" -gt 0 ] && [ "$sent" -le $((3 * inb)) ]'
 
-# 4. The kernel's PING answers: at most net.mtp.kping_rate a second.
+# 5. The kernel's PING answers: at most net.mtp.kping_rate a second.
 RATE=5
 N=40
 ns_s sysctl -qw net.mtp.kping_rate=$RATE
@@ -142,15 +192,6 @@ ktap_check "$N spoofed PINGs in $((t1 - t0)) ms at kping_rate $RATE: $dk answere
 	 [ "$sent" -le $((3 * inb)) ]'
 ns_s sysctl -qw net.mtp.kping_rate=1000
 
-# 5. A real client: 1 MiB sha256-equal, its address validated by the
-# token the server's first (cut) answer carried.
-sv0=$(sn SrvValidated)
-stats=$(ns_c timeout 120 "$B/mtpget" -e 60000 -p $PORT -o "$out/got/1m" $S 1m 2>&1)
-rc=$?
-echo "# $stats"
-ktap_check "client fetches 1 MiB sha256-equal; SrvValidated +$(($(sn SrvValidated) - sv0))" \
-	'[ $rc -eq 0 ] && same 1m && [ "$(ssnmp SrvValidated)" -gt "$sv0" ]'
-
 # 6. A single-datagram transaction whose answer fits in 3x the request
 # is one datagram each way (the kernel's IDSTR answer).
 ns_c tcpdump -nn -U -i vc -w "$out/single.pcap" udp port $PORT \
@@ -164,35 +205,6 @@ tcpdump -nn -r "$out/single.pcap" 2>/dev/null | sed 's/^/# /'
 ktap_check "single-datagram IDSTR: 1 request + 1 response ($(pcap_n "$out/single.pcap")): $(echo "$o" | sed -n 2p)" \
 	'[ "$(pcap_n "$out/single.pcap")" = 2 ] &&
 	 echo "$o" | sed -n 2p | grep -q "Response after 0 repeats (Version 48/0): Linux MTP$"'
-
-# 7. One that does not fit: the kernel's 200-byte IDSTR, and an
-# application's 600-byte single answer.  The server holds the answer and
-# sends its token (OutValidate); the client repeats with it at once and
-# gets the answer: two datagrams each way.
-ns_s "$B/mtp_rawreq" -L 8082 -i 200 &
-ns_s "$B/mtp_rawreq" -L 8083 -j 600 &
-wait_for 20 port_open 8082 && wait_for 20 port_open 8083
-for p in 8082 8083; do
-	len=$([ $p = 8082 ] && echo 200 || echo 600)
-	want=$(awk -v n=$len 'BEGIN { for (i = 0; i < n; i++)
-		printf "%c", 97 + i % 26 }')
-	ov0=$(sn OutValidate)
-	rm -f "$out/big.pcap"
-	ns_c tcpdump -nn -U -i vc -w "$out/big.pcap" udp port $p \
-		>"$out/tcpdump.log" 2>&1 &
-	tpid=$!
-	wait_for 20 grep -q listening "$out/tcpdump.log"
-	t0=$(now_ms)
-	o=$(ns_c "$B/mtping" $S $p 2>&1)
-	t1=$(now_ms)
-	wait_for 20 pcap_has 4 "$out/big.pcap"
-	kill $tpid; wait $tpid 2>/dev/null
-	tcpdump -nn -r "$out/big.pcap" 2>/dev/null | sed 's/^/# /'
-	got=$(echo "$o" | sed -n 2p | sed 's/.*): //')
-	ktap_check "$len-byte single answer (port $p): ${#got} bytes after $(echo "$o" | sed -n 's/.*after \([0-9]*\) repeats.*/\1/p') repeats in $((t1 - t0)) ms, $(pcap_n "$out/big.pcap") datagrams, OutValidate +$(($(sn OutValidate) - ov0))" \
-		'[ "$got" = "$want" ] && [ "$(pcap_n "$out/big.pcap")" = 4 ] &&
-		 [ "$(ssnmp OutValidate)" = $((ov0 + 1)) ]'
-done
 
 sed 's/^/# server: /' <(ns_s cat /proc/net/mtp/snmp)
 ktap_finished
