@@ -383,27 +383,60 @@ static bool mtp_rx_room(struct mtp_ctxn *t)
 }
 
 /*
- * The receive queue of @t's socket is half full.  If more of it waits
- * behind @t's holes than for the application to read, the buffer is too
- * small for the path's losses, not for the reader: unless the
- * application set SO_RCVBUF, double it up to net.mtp.rmem_max, as TCP
- * grows its own.  Return: true if it grew.
+ * Double the receive buffer of @t's socket, up to net.mtp.rmem_max, as
+ * TCP grows its own; never one the application set with SO_RCVBUF.
+ * Return: true if it grew.
  */
-static bool mtp_rx_tune(struct mtp_ctxn *t)
+static bool mtp_rx_grow(struct mtp_ctxn *t)
 {
 	struct sock *sk = mtp_to_sk(t->ms);
 	int max = READ_ONCE(mtp_net(mtp_txn_net(t))->rmem_max);
 	int rcvbuf = READ_ONCE(sk->sk_rcvbuf);
 
-	if ((sk->sk_userlocks & SOCK_RCVBUF_LOCK) || rcvbuf >= max ||
-	    skb_queue_len(&t->ooo) <
-	    skb_queue_len_lockless(&sk->sk_receive_queue))
+	if ((sk->sk_userlocks & SOCK_RCVBUF_LOCK) || rcvbuf >= max)
 		return false;
 	rcvbuf = (int)min_t(s64, 2LL * rcvbuf, max);
 	WRITE_ONCE(sk->sk_rcvbuf, rcvbuf);
 	mtp_flow_rcvbuf_grown(&t->flow, rcvbuf);
 	MTP_INC_STATS(mtp_txn_net(t), MTP_MIB_RCVBUFGROWS);
 	return true;
+}
+
+/*
+ * The receive queue of @t's socket is half full.  If more of it waits
+ * behind @t's holes than for the application to read, the buffer is too
+ * small for the path's losses, not for the reader: grow it.
+ * Return: true if it grew.
+ */
+static bool mtp_rx_tune(struct mtp_ctxn *t)
+{
+	struct sock *sk = mtp_to_sk(t->ms);
+
+	if (skb_queue_len(&t->ooo) <
+	    skb_queue_len_lockless(&sk->sk_receive_queue))
+		return false;
+	return mtp_rx_grow(t);
+}
+
+/*
+ * With the delivery-rate model the window is flow control alone, bounded
+ * by the receive buffer (mtp_flow_grow_max()).  At that bound, with the
+ * queue less than half full, the reader keeps up and the buffer, not the
+ * path or the application, holds @t back: grow it, at most once a round
+ * trip, which lets the window double per round as the model's does in
+ * STARTUP (TCP grows its buffer with the reader, tcp_rcv_space_adjust()).
+ * A slow reader fills the queue and stops the growth.
+ */
+static void mtp_rx_autotune(struct mtp_ctxn *t)
+{
+	struct mtp_sock *ms = t->ms;
+	u32 rtt = mtp_rtt_avg(&t->dest->rtt);
+
+	if (t->flow.window < mtp_flow_grow_max(&t->flow) || !mtp_rx_room(t) ||
+	    time_before(jiffies, ms->rcvbuf_at))
+		return;
+	if (mtp_rx_grow(t))
+		ms->rcvbuf_at = jiffies + max(usecs_to_jiffies(rtt), 1UL);
 }
 
 /*
@@ -423,6 +456,51 @@ static bool mtp_txn_pace_due(struct mtp_ctxn *t, u64 rate, u64 now)
 	t->paced = true;
 	t->pace_at = jiffies + nsecs_to_jiffies(wait) + 1;
 	return false;
+}
+
+/* What @t may have in transit: its window and its host's, the least. */
+static u64 mtp_txn_fill(const struct mtp_ctxn *t)
+{
+	return min(t->flow.window, t->dest->cc.cwnd);
+}
+
+/*
+ * The largest subrequest @t asks for: %MTP_SUBREQ_DGRAMS datagrams; with
+ * the delivery-rate model at most an eighth of what it may fill, at least
+ * a datagram.  A range lost is found early only when the answers to
+ * %net.mtp.reorder later subrequests overtake it (mtp_txn_early_loss()):
+ * the initial window of ten datagrams asked in two subrequests had none
+ * after the first, whose loss then waited two to four round trips for
+ * the repeat interval.
+ */
+static u64 mtp_txn_piece_max(const struct mtp_ctxn *t)
+{
+	u32 dgram = t->flow.dgram;
+
+	if (!t->dest->bbr)
+		return MTP_SUBREQ_DGRAMS * dgram;
+	return clamp_t(u64, mtp_txn_fill(t) / 8 / dgram * dgram, dgram,
+		       MTP_SUBREQ_DGRAMS * dgram);
+}
+
+/*
+ * The least subrequest @t asks for while it has others in transit, for a
+ * gap of @gap bytes: a 128th of what it may fill, in whole datagrams
+ * (never more than mtp_txn_piece_max(), the gap or the server's limit).
+ * Arrivals free the window a datagram at a time; asking for each at once
+ * would make one range per datagram, which fills the table of ranges in
+ * transit (%MTP_TRANSIT_MAX) before the window the model allows, and
+ * doubles the requests.
+ */
+static u64 mtp_txn_piece(const struct mtp_ctxn *t, u64 gap)
+{
+	u32 dgram = t->flow.dgram;
+	u64 piece = mtp_txn_fill(t) / 128 / dgram * dgram;
+
+	piece = clamp_t(u64, piece, dgram, mtp_txn_piece_max(t));
+	if (t->srv_limit)
+		piece = min_t(u64, piece, t->srv_limit);
+	return min(piece, gap);
 }
 
 /*
@@ -502,10 +580,14 @@ static void mtp_txn_pump(struct mtp_ctxn *t, struct sk_buff_head *out)
 			least = min_t(u64, least, t->srv_limit);
 		}
 		ext = min_t(u64, ext, MTP_WIRE_LIMIT_MAX);
-		ext = min_t(u64, ext, MTP_SUBREQ_DGRAMS * dgram);
+		ext = min_t(u64, ext, mtp_txn_piece_max(t));
 		/* No subrequests smaller than a datagram but at the tail. */
 		if (ext < least)
 			break;
+		if (t->tr.bytes && ext < mtp_txn_piece(t, ge - gs)) {
+			held = true;
+			break;
+		}
 		if (!mtp_txn_pace_due(t, rate, now)) {
 			held = true;
 			break;
@@ -1271,7 +1353,8 @@ static void mtp_txn_rcv_data(struct mtp_ctxn *t, struct sk_buff *skb,
 	old = t->flow.window;
 	if (t->dest->bbr) {
 		if (mtp_rx_room(t))
-			mtp_flow_grow(&t->flow, got, &t->dest->rtt);
+			mtp_flow_grow(&t->flow, got);
+		mtp_rx_autotune(t);
 		mtp_rate_delivered(&t->dest->rate, &t->dest->cc, &st, got,
 				   t->flow.dgram, ktime_get_ns());
 	} else {

@@ -156,23 +156,36 @@ void mtp_flow_received(struct mtp_flow *f, u32 len, const struct mtp_rtt *r)
 }
 
 /**
+ * mtp_flow_grow_max() - bound of the window with the delivery-rate model
+ * @f: state
+ *
+ * A quarter of the receive buffer (each datagram's skb takes about twice
+ * its payload there, and as much again waits behind holes), never below
+ * the initial window: beyond, answers would overflow the buffer and be
+ * asked for again.  Not the loss-driven window's 256 datagrams: the
+ * model answers for the path, and the buffer grows with the reader
+ * (client.c, mtp_rx_autotune()).
+ *
+ * Return: bytes.
+ */
+u32 mtp_flow_grow_max(const struct mtp_flow *f)
+{
+	return mtp_max(f->rcvbuf / 4, mtp_min(f->rcvbuf / 2, MTP_FLOW_INIT_CAP));
+}
+
+/**
  * mtp_flow_grow() - response data arrived, with the delivery-rate model
  * @f: state
  * @len: new payload bytes
- * @r: RTT state
  *
  * The model (net.mtp.cc = 2) answers for congestion, so the window is
- * flow control alone: it grows by what arrives up to its bound, losses
- * or not, and only the receive buffer (mtp_flow_squeeze()) takes from it.
- * The bound is a quarter of the receive buffer (each datagram's skb
- * takes about twice its payload there), never below the initial window:
- * beyond, answers would overflow the buffer and be asked for again.
+ * flow control alone: it grows by what arrives up to mtp_flow_grow_max(),
+ * losses or not, and only the receive buffer (mtp_flow_squeeze()) takes
+ * from it.
  */
-void mtp_flow_grow(struct mtp_flow *f, u32 len, const struct mtp_rtt *r)
+void mtp_flow_grow(struct mtp_flow *f, u32 len)
 {
-	u32 init = mtp_min(f->rcvbuf / 2, MTP_FLOW_INIT_CAP);
-	u32 max = mtp_min(mtp_flow_window_max(f, r),
-			  mtp_max(f->rcvbuf / 4, init));
+	u32 max = mtp_flow_grow_max(f);
 
 	f->window = len >= max || f->window >= max - len ? max :
 		    f->window + len;

@@ -145,8 +145,9 @@
  * @MTP_MIB_CONGCUTS: losses that halved a destination's congestion window
  * @MTP_MIB_RANDOMLOSSES: losses taken as random, the path not queueing:
  *	the congestion window kept its size
- * @MTP_MIB_RCVBUFGROWS: receive buffers doubled because data behind holes
- *	filled them (net.mtp.rmem_max)
+ * @MTP_MIB_RCVBUFGROWS: receive buffers doubled (net.mtp.rmem_max): data
+ *	behind holes filled them, or the model's window reached them while
+ *	the reader kept up
  * @__MTP_MIB_MAX: number of counters
  */
 enum mtp_mib_field {
@@ -319,6 +320,8 @@ struct mtp_dest {
  * @cached: bytes of answers kept by the server side
  * @gc_timer: expires server records
  * @squeeze_at: the receive-queue guard may narrow a window again then
+ * @rcvbuf_at: the receive buffer may grow again then (client.c,
+ *	mtp_rx_autotune())
  * @srv_lat: the server application's usual answer time, jiffies (EWMA)
  * @srv_limit: bytes the server sends per request, 0 for no limit
  * @dests: the destinations of client transactions (&struct mtp_dest)
@@ -347,6 +350,7 @@ struct mtp_sock {
 	size_t cached;
 	struct timer_list gc_timer;
 	unsigned long squeeze_at;
+	unsigned long rcvbuf_at;
 	u32 srv_lat;
 	u32 srv_limit;
 	DECLARE_HASHTABLE(dests, MTP_DEST_BITS);

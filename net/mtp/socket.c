@@ -61,6 +61,7 @@ static int mtp_init_sock(struct sock *sk)
 	timer_setup(&ms->gc_timer, mtp_server_gc, 0);
 	mtp_secrets_init(ms);
 	ms->squeeze_at = jiffies;
+	ms->rcvbuf_at = jiffies;
 	ms->kping = true;
 	ms->idlen = sizeof(mtp_default_idstr) - 1;
 	memcpy(ms->idstr, mtp_default_idstr, ms->idlen);

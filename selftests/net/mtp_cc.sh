@@ -24,7 +24,10 @@
 #    and with the model (times printed: make bench compares them over
 #    several runs); the model moves no loss-based window (CongCuts and
 #    RandomLosses stay).  Through a 4 Mbit/s bottleneck with a queue of
-#    one BDP it moves 2m at 60% of the rate at least.
+#    one BDP it moves 2m at 60% of the rate at least.  At 50 ms RTT
+#    without loss the kernel's receive buffer grows with the reader and
+#    the window passes 256 datagrams; a buffer set with SO_RCVBUF does
+#    not grow and bounds the window.
 #  - Every object arrives sha256-equal.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -47,22 +50,27 @@ port_open() { mtp_port_open "$@"; }
 netem() { mtp_netem_both "$@"; }
 same() { [ "$(sha256sum <"$out/files/$1")" = "$(sha256sum <"$out/got/$1")" ]; }
 
-# fetch NAME: mtpget NAME into got/; the counters' deltas in $cuts, $rand
+# fetch NAME [RCVBUF]: mtpget NAME into got/ with SO_RCVBUF RCVBUF (4 MiB;
+# 0 for none: the kernel's buffer, which grows); the counters' deltas in
+# $cuts, $rand, $grows
 fetch() {
-	local c0 r0
+	local c0 r0 g0 b=${2:-4194304}
 
-	c0=$(csnmp CongCuts) r0=$(csnmp RandomLosses)
+	c0=$(csnmp CongCuts) r0=$(csnmp RandomLosses) g0=$(csnmp RcvbufGrows)
 	rm -f "$out/got/$1"
-	stats=$(ns_c timeout 300 "$B/mtpget" -b 4194304 -e 60000 -p $PORT \
+	stats=$(ns_c timeout 300 "$B/mtpget" -b "$b" -e 60000 -p $PORT \
 		-o "$out/got/$1" $S "$1" 2>&1)
 	rc=$?
 	echo "# $stats"
 	cuts=$(($(csnmp CongCuts) - c0))
 	rand=$(($(csnmp RandomLosses) - r0))
+	grows=$(($(csnmp RcvbufGrows) - g0))
 }
+# The transaction's largest window, from mtpget's "window MIN..MAX".
+winmax() { sed -n 's/.* window [0-9]*\.\.\([0-9]*\) .*/\1/p' <<<"$stats"; }
 
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 14
 
 mkdir -p "$out/files" "$out/got"
 head -c 2097152 /dev/urandom >"$out/files/2m"
@@ -129,12 +137,30 @@ ns_c tc qdisc replace dev vc root netem delay 10ms
 ns_s tc qdisc replace dev vs root netem delay 10ms rate 4mbit limit 12
 fetch 2m
 tq=$(secs)
-ns_c sysctl -qw net.mtp.cc=1
 # A speed bound: the debug kernel's CPU, not the model, sets its pace
 # there (9.2 s seen under KASAN), so it stretches by slow_factor.
 sf=$(slow_factor)
 ktap_check "4 Mbit/s bottleneck: the model moves 2m sha256-equal at >= 60% of it ($tq s, 2m at 4 Mbit/s takes 4.2 s; bound x$sf)" \
 	'[ $rc -eq 0 ] && same 2m &&
 	 awk -v t="$tq" -v f="$sf" "BEGIN { exit !(t != \"\" && t <= f * 4.2 / 0.6) }"'
+
+# The model's window is flow control alone, bounded by the receive
+# buffer, which grows with a reader that keeps up (mtp_rx_autotune()):
+# at 50 ms RTT without loss it passes the loss-driven window's 256
+# datagrams; a buffer the application set stays as it is and bounds it.
+netem delay 25ms
+fetch 2m 0
+wa=$(winmax) ga=$grows
+ktap_check "model, 50 ms RTT, the kernel's buffer: 2m sha256-equal" \
+	'[ $rc -eq 0 ] && same 2m'
+ktap_check "model: the buffer grew ($ga times) and the window passed 256 datagrams ($wa bytes)" \
+	'[ "$ga" -ge 1 ] && [ -n "$wa" ] && [ "$wa" -gt $((256 * 1024)) ]'
+fetch 2m 65536
+wb=$(winmax) gb=$grows
+ktap_check "model, SO_RCVBUF 64 KiB: 2m sha256-equal" \
+	'[ $rc -eq 0 ] && same 2m'
+ktap_check "model, SO_RCVBUF 64 KiB: no growth ($gb), the window within 64 KiB ($wb bytes)" \
+	'[ "$gb" -eq 0 ] && [ -n "$wb" ] && [ "$wb" -le 65536 ]'
+ns_c sysctl -qw net.mtp.cc=1
 
 ktap_finished
