@@ -405,12 +405,14 @@ enum mtp_skb_kind {
  * @req_addr: the transaction's request address (pieces)
  * @off: offset of the first unread byte in the skb's data
  * @len: unread bytes
+ * @saddr: to be sent: the source address, 0 for the route's choice
  *
  * Also used for skbs waiting to be sent: @addr and @port are the
  * destination.
  */
 struct mtp_skb_cb {
 	__be32 addr;
+	__be32 saddr;
 	__be16 port;
 	u8 kind;
 	bool df;
@@ -454,6 +456,7 @@ void mtp_udp_close(struct mtp_sock *ms);
 struct sk_buff *mtp_alloc_msg(const struct mtp_wire_msg *m, const void *data,
 			      u32 len, __be32 daddr, __be16 dport, gfp_t gfp);
 void mtp_xmit_list(struct mtp_sock *ms, struct sk_buff_head *q);
+void mtp_xmit_from(struct sk_buff_head *q, __be32 saddr);
 u32 mtp_path_payload(struct mtp_sock *ms, __be32 daddr, __be16 dport);
 
 /* mem.c: charging what servers keep */

@@ -70,6 +70,8 @@ struct mtp_pend {
  * @lru: in &mtp_sock.srec_lru
  * @caddr: client address
  * @cport: client port
+ * @laddr: our address the client asked (the application's answers leave
+ *	from it)
  * @reqid: transaction id
  * @expires: when to forget it
  * @req: header of the request the application was given (no payload)
@@ -109,6 +111,7 @@ struct mtp_srec {
 	struct list_head lru;
 	__be32 caddr;
 	__be16 cport;
+	__be32 laddr;
 	u32 reqid;
 	unsigned long expires;
 	struct mtp_wire_msg req;
@@ -944,6 +947,8 @@ void mtp_server_rcv(struct mtp_sock *ms, struct sk_buff *skb,
 		r = mtp_srec_new(ms, m, caddr, cport, &reason);
 		if (!r)
 			goto drop;
+		/* The application's answer leaves from where we were asked. */
+		r->laddr = ip_hdr(skb)->daddr;
 		mtp_srec_intake(net, r, m, wire, valid);
 	}
 	mtp_srec_touch(ms, r, expires);
@@ -1243,6 +1248,7 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 	struct mtp_srec *r;
 	u8 *buf = NULL;
 	u32 copy, srv;
+	__be32 laddr;
 	bool multi;
 	int err;
 
@@ -1292,15 +1298,18 @@ int mtp_server_respond(struct mtp_sock *ms, const struct mtp_response *resp,
 		return -ENOENT;
 	}
 	mtp_srec_answered(ms, r, resp);
+	laddr = r->laddr;
 	if (!multi) {
 		err = mtp_server_respond_one(ms, r, &req, resp, buf, copy,
 					     &out);
+		mtp_xmit_from(&out, laddr);
 		mtp_xmit_list(ms, &out);
 		return err ?: len;
 	}
 	buf = mtp_server_respond_multi(ms, r, &req, &plan, buf, srv, &out);
 	spin_unlock_bh(&ms->lock);
 	kvfree(buf);
+	mtp_xmit_from(&out, laddr);
 	mtp_xmit_list(ms, &out);
 	return len;
 }

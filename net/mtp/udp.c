@@ -68,8 +68,8 @@ static void mtp_input(struct mtp_sock *ms, struct sk_buff *skb)
 	struct sk_buff_head out;
 	struct mtp_wire_msg m;
 	const void *hdr;
+	__be32 saddr, daddr;
 	__be16 sport;
-	__be32 saddr;
 	int err;
 
 	MTP_INC_STATS(net, MTP_MIB_INDATAGRAMS);
@@ -79,6 +79,7 @@ static void mtp_input(struct mtp_sock *ms, struct sk_buff *skb)
 		return;
 	}
 	saddr = ip_hdr(skb)->saddr;
+	daddr = ip_hdr(skb)->daddr;
 	sport = udp_hdr(skb)->source;
 	/* skb->data is at the UDP header, which UDP has already checked. */
 	__skb_pull(skb, sizeof(struct udphdr));
@@ -104,10 +105,12 @@ static void mtp_input(struct mtp_sock *ms, struct sk_buff *skb)
 		mtp_drop(ms, skb, SKB_DROP_REASON_NO_SOCKET);
 		return;
 	}
-	if (mtp_wire_is_request(&m))
+	if (mtp_wire_is_request(&m)) {
 		mtp_server_rcv(ms, skb, &m, saddr, sport, &out);
-	else
+		mtp_xmit_from(&out, daddr);
+	} else {
 		mtp_client_rcv(ms, skb, &m, saddr, sport, &out);
+	}
 	spin_unlock(&ms->lock);
 	mtp_xmit_list(ms, &out);
 }
@@ -272,28 +275,48 @@ struct sk_buff *mtp_alloc_msg(const struct mtp_wire_msg *m, const void *data,
 	if (len)
 		skb_put_data(skb, data, len);
 	MTP_SKB_CB(skb)->addr = daddr;
+	MTP_SKB_CB(skb)->saddr = 0;
 	MTP_SKB_CB(skb)->port = dport;
 	MTP_SKB_CB(skb)->df = false;
 	return skb;
 }
 
 /*
- * The route of datagrams to @daddr:@dport: the MTP socket's mark and TOS
+ * The route of datagrams to @daddr:@dport from @saddr (0: the socket's
+ * bound address, or the route's choice): the MTP socket's mark and TOS
  * choose it, so that mtp_path_payload() sees the MTU of the very route
  * mtp_xmit_list() takes.
  */
 static struct rtable *mtp_route(struct mtp_sock *ms, struct socket *usock,
 				struct flowi4 *fl4, __be32 daddr,
-				__be16 dport)
+				__be16 dport, __be32 saddr)
 {
 	struct sock *sk = mtp_to_sk(ms);
 
 	memset(fl4, 0, sizeof(*fl4));
 	return ip_route_output_ports(sock_net(sk), fl4, sk, daddr,
-				     ms->inet.inet_rcv_saddr, dport,
+				     saddr ?: ms->inet.inet_rcv_saddr, dport,
 				     ms->inet.inet_sport, IPPROTO_UDP,
 				     RT_TOS(READ_ONCE(inet_sk(sk)->tos)),
 				     usock->sk->sk_bound_dev_if);
+}
+
+/**
+ * mtp_xmit_from() - send datagrams from the address a request came to
+ * @q: datagrams built by mtp_alloc_msg(), not sent yet
+ * @saddr: that address
+ *
+ * A server bound to the wildcard address answers from the address the
+ * client asked, as a TCP connection does: on a host with several, the
+ * route's choice is another, and the client takes the answers for
+ * strangers'.
+ */
+void mtp_xmit_from(struct sk_buff_head *q, __be32 saddr)
+{
+	struct sk_buff *skb;
+
+	skb_queue_walk(q, skb)
+		MTP_SKB_CB(skb)->saddr = saddr;
 }
 
 /**
@@ -315,7 +338,7 @@ void mtp_xmit_list(struct mtp_sock *ms, struct sk_buff_head *q)
 	struct socket *usock;
 	struct flowi4 fl4;
 	struct sk_buff *skb;
-	__be32 last = 0;
+	__be32 last = 0, lsrc = 0;
 	__be16 lport = 0;
 
 	if (skb_queue_empty(q))
@@ -324,16 +347,17 @@ void mtp_xmit_list(struct mtp_sock *ms, struct sk_buff_head *q)
 	usock = READ_ONCE(ms->udp);
 	while ((skb = __skb_dequeue(q))) {
 		__be32 daddr = MTP_SKB_CB(skb)->addr;
+		__be32 saddr = MTP_SKB_CB(skb)->saddr;
 		__be16 dport = MTP_SKB_CB(skb)->port;
 
 		if (!usock) {
 			mtp_drop(NULL, skb, SKB_DROP_REASON_NOT_SPECIFIED);
 			continue;
 		}
-		if (!rt || daddr != last || dport != lport) {
+		if (!rt || daddr != last || dport != lport || saddr != lsrc) {
 			if (rt)
 				ip_rt_put(rt);
-			rt = mtp_route(ms, usock, &fl4, daddr, dport);
+			rt = mtp_route(ms, usock, &fl4, daddr, dport, saddr);
 			if (IS_ERR(rt)) {
 				rt = NULL;
 				MTP_INC_STATS(net, MTP_MIB_OUTERRORS);
@@ -343,6 +367,7 @@ void mtp_xmit_list(struct mtp_sock *ms, struct sk_buff_head *q)
 			}
 			last = daddr;
 			lport = dport;
+			lsrc = saddr;
 		}
 		/*
 		 * What the application set on the MTP socket (SO_MARK,
@@ -388,7 +413,7 @@ u32 mtp_path_payload(struct mtp_sock *ms, __be32 daddr, __be16 dport)
 
 	if (!usock)
 		return 0;
-	rt = mtp_route(ms, usock, &fl4, daddr, dport);
+	rt = mtp_route(ms, usock, &fl4, daddr, dport, 0);
 	if (IS_ERR(rt))
 		return 0;
 	mtu = dst_mtu(&rt->dst);

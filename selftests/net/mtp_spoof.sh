@@ -9,7 +9,8 @@
 # rate-limited; a real client fetches 1 MiB sha256-equal; a
 # single-datagram transaction is one datagram each way, two each way when
 # the answer waits for the client's token (the first after the module
-# loaded), one again for the next socket, which holds that token.
+# loaded), one again for the next socket, which holds that token; a
+# server with two addresses answers each from the one asked.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -54,7 +55,7 @@ pcap_n() { tcpdump -nn -r "$1" 2>/dev/null | wc -l; }
 pcap_has() { [ "$(pcap_n "$2")" -ge "$1" ]; }
 
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 11
 
 mkdir -p "$out/files" "$out/got"
 head -c 1048576 /dev/urandom >"$out/files/1m"
@@ -87,7 +88,8 @@ ktap_check "mtpd listens on UDP port $PORT" 'port_open $PORT'
 # its token (OutValidate); the client repeats with it at once and gets
 # the answer: two datagrams each way (three when the token key changed
 # under the first token).  The second, from another socket, shows that
-# token at once (hosts.c): one datagram each way.
+# token at once (hosts.c keeps it for MTP_TOKEN_KEEP): one datagram
+# each way.
 ns_s "$B/mtp_rawreq" -L 8082 -i 200 &
 ns_s "$B/mtp_rawreq" -L 8083 -j 600 &
 wait_for 20 port_open 8082 && wait_for 20 port_open 8083
@@ -205,6 +207,21 @@ tcpdump -nn -r "$out/single.pcap" 2>/dev/null | sed 's/^/# /'
 ktap_check "single-datagram IDSTR: 1 request + 1 response ($(pcap_n "$out/single.pcap")): $(echo "$o" | sed -n 2p)" \
 	'[ "$(pcap_n "$out/single.pcap")" = 2 ] &&
 	 echo "$o" | sed -n 2p | grep -q "Response after 0 repeats (Version 48/0): Linux MTP$"'
+
+# 7. A second address on the server: requests to it are answered from
+# it, by the kernel (IDSTR) and by the application (1 MiB through
+# mtpd); the route's own choice, the first address, would be no answer
+# to the client.
+S2=198.18.0.11
+ns_s ip addr add $S2/24 dev vs
+o=$(ns_c timeout 20 "$B/mtping" $S2 $PORT 2>&1)
+rm -f "$out/got/1m"
+stats=$(ns_c timeout 60 "$B/mtpget" -e 20000 -p $PORT -o "$out/got/1m" $S2 1m 2>&1)
+rc=$?
+echo "# $stats"
+ktap_check "server's second address $S2: IDSTR ($(echo "$o" | sed -n 2p)) and 1 MiB sha256-equal answered from it" \
+	'echo "$o" | sed -n 2p | grep -q "Response after 0 repeats" &&
+	 [ $rc -eq 0 ] && same 1m'
 
 sed 's/^/# server: /' <(ns_s cat /proc/net/mtp/snmp)
 ktap_finished
