@@ -264,11 +264,16 @@ static void (*const xtp_timer_work[XTP_NTIMERS])(struct sock *sk) = {
 /* Run timer @id's work now, or leave it to release_cb; drops its ref. */
 static void xtp_timer_run(struct sock *sk, enum xtp_timer id)
 {
+	struct xtp_sock *xs = xtp_sk(sk);
+
 	bh_lock_sock(sk);
-	if (!sock_owned_by_user(sk))
+	if (!sock_owned_by_user(sk)) {
+		xs->tm.send_firing = id == XTP_TIMER_SEND;
 		xtp_timer_work[id](sk);
-	else if (!test_and_set_bit(id, &xtp_sk(sk)->tm.deferred))
+		xs->tm.send_firing = 0;
+	} else if (!test_and_set_bit(id, &xs->tm.deferred)) {
 		sock_hold(sk);
+	}
 	bh_unlock_sock(sk);
 	sock_put(sk);
 }
@@ -341,25 +346,38 @@ void xtp_timer_stop(struct sock *sk, enum xtp_timer id)
  *
  * The send timer serves both the pacing departure and the loss-detection
  * deadline: it is set to the earlier of what it has and @ns.  While it is
- * queued it holds a socket reference.
+ * queued it holds one socket reference, which its callback drops.
+ *
+ * Only holders of the socket lock queue the timer, and its callback never
+ * queues it again on return, so a timer found not queued stays so until
+ * it is started here.  A queued one changes hands only when
+ * hrtimer_try_to_cancel() takes it off its queue.  While its callback
+ * runs (-1) the timer is not dequeued: queued then by that callback's own
+ * xtp_push() (&xtp_timers.send_firing), it cannot fire before the
+ * callback returns, on this CPU, and is moved; queued by a callback that
+ * has left its locked part on another CPU, it may expire and be run again
+ * between any test and a start here, which would then queue it without a
+ * reference: it is left to fire when it was set, a rare late push rather
+ * than a socket freed in use.
  */
 void xtp_send_timer_at(struct sock *sk, u64 ns)
 {
-	struct hrtimer *t = &xtp_sk(sk)->tm.send;
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct hrtimer *t = &xs->tm.send;
 	int ret;
 
-	if (hrtimer_is_queued(t) && ktime_to_ns(hrtimer_get_expires(t)) <= ns)
+	if (!hrtimer_is_queued(t)) {
+		sock_hold(sk);
+		hrtimer_start(t, ns_to_ktime(ns), HRTIMER_MODE_ABS_PINNED_SOFT);
 		return;
-	/*
-	 * The timer may fire between that test and the start below (from an
-	 * interrupt here, or on its CPU while we hold only the owner bit):
-	 * its callback then drops the queued timer's reference.  A timer
-	 * dequeued here hands its reference over.  While its callback runs
-	 * (-1) it is not dequeued: queued, it was armed again since it fired
-	 * (by that callback's own xtp_push(), say) and holds a reference.
-	 */
+	}
+	if (ktime_to_ns(hrtimer_get_expires(t)) <= ns)
+		return;
 	ret = hrtimer_try_to_cancel(t);
-	if (!ret || (ret < 0 && !hrtimer_is_queued(t)))
+	if (ret < 0 && !xs->tm.send_firing)
+		return;
+	/* 0: it fired and its callback finished since the test. */
+	if (!ret)
 		sock_hold(sk);
 	hrtimer_start(t, ns_to_ktime(ns), HRTIMER_MODE_ABS_PINNED_SOFT);
 }
@@ -425,6 +443,7 @@ void xtp_timers_init(struct sock *sk)
 	struct xtp_sock *xs = xtp_sk(sk);
 
 	xs->tm.deferred = 0;
+	xs->tm.send_firing = 0;
 
 	timer_setup(&xs->tm.list[XTP_TIMER_W], xtp_wtimer_handler, 0);
 	timer_setup(&xs->tm.list[XTP_TIMER_CTIMEOUT], xtp_ctimeout_handler, 0);

@@ -583,11 +583,14 @@ struct xtp_av {
  * @send: %XTP_TIMER_SEND, an hrtimer
  * @deferred: bits by &enum xtp_timer and %XTP_DEFER_*: work that found
  *	the socket owned, for xtp_release_cb()
+ * @send_firing: the lock is held by @send's own callback, running its work
+ *	(xtp_send_timer_at())
  */
 struct xtp_timers {
 	struct timer_list list[XTP_LIST_TIMERS];
 	struct hrtimer send;
 	unsigned long deferred;
+	u8 send_firing;
 };
 
 /*
