@@ -1285,8 +1285,8 @@ static void xtp_recovery_unheard_back(struct kunit *test)
 
 /*
  * A send timer callback that arms the timer twice, the second time
- * earlier, as xtp_push() does for a pacing departure and then a loss
- * deadline.
+ * earlier, as xtp_push() may: a loss deadline, then a paced departure
+ * due before it.
  */
 static enum hrtimer_restart xtp_kt_rearm_twice(struct hrtimer *t)
 {
@@ -1474,11 +1474,11 @@ static enum hrtimer_restart xtp_kt_fg_fire(struct hrtimer *t)
 	if (atomic_inc_return(&xtp_kt_fg_calls) == 1) {
 		bh_lock_sock(sk);
 		xs->tm.send_firing = 1;
-		xtp_send_timer_at(sk, ktime_get_ns() + 5 * NSEC_PER_MSEC);
+		xtp_send_timer_at(sk, ktime_get_ns() + 50 * NSEC_PER_MSEC);
 		xs->tm.send_firing = 0;
 		bh_unlock_sock(sk);
 		WRITE_ONCE(xtp_kt_fg_locked_done, true);
-		end = ktime_get_mono_fast_ns() + 500 * NSEC_PER_MSEC;
+		end = ktime_get_mono_fast_ns() + 2 * NSEC_PER_SEC;
 		while (!READ_ONCE(xtp_kt_fg_go) &&
 		       ktime_get_mono_fast_ns() < end)
 			cpu_relax();
@@ -1527,16 +1527,22 @@ static void xtp_send_timer_foreign(struct kunit *test)
 	struct xtp_kt_arm arm = { .sk = sk };
 	unsigned long end;
 	unsigned int cpu;
+	bool queued, running, later, forced;
 	int base, err;
+	u64 at;
 
 	INIT_WORK_ONSTACK(&arm.work, xtp_kt_arm_work);
+	/* Not on the callback's CPU, whose softirq it would hold. */
+	migrate_disable();
 	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
 	if (cpu >= nr_cpu_ids) {
+		migrate_enable();
 		destroy_work_on_stack(&arm.work);
 		kunit_skip(test, "needs two CPUs");
 	}
 	err = register_kprobe(&kp);
 	if (err) {
+		migrate_enable();
 		destroy_work_on_stack(&arm.work);
 		KUNIT_FAIL(test, "register_kprobe: %d", err);
 		return;
@@ -1557,8 +1563,14 @@ static void xtp_send_timer_foreign(struct kunit *test)
 		usleep_range(100, 200);
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(xtp_kt_fg_locked_done));
 	lock_sock(sk);
+	at = ktime_get_ns() + NSEC_PER_MSEC;
+	/* The order the test is about, or it tests nothing. */
+	queued = hrtimer_is_queued(t);
+	running = hrtimer_callback_running(t);
+	later = ktime_to_ns(hrtimer_get_expires(t)) > at;
+	forced = queued && running && later;
 	WRITE_ONCE(xtp_kt_race_timer, t);
-	xtp_send_timer_at(sk, ktime_get_ns() + NSEC_PER_MSEC);
+	xtp_send_timer_at(sk, at);
 	WRITE_ONCE(xtp_kt_race_timer, NULL);
 	WRITE_ONCE(xtp_kt_fg_go, true);
 	release_sock(sk);
@@ -1574,11 +1586,15 @@ static void xtp_send_timer_foreign(struct kunit *test)
 	hrtimer_cancel(t);
 	t->function = fire;
 	unregister_kprobe(&kp);
+	migrate_enable();
 	destroy_work_on_stack(&arm.work);
 	KUNIT_EXPECT_EQ(test, refcount_read(&sk->sk_refcnt), base);
 	refcount_set(&sk->sk_refcnt, base);
 	__sock_put(sk);
 	__sock_put(sk);
+	if (!forced)
+		kunit_skip(test, "order not forced (queued %d running %d later %d)",
+			   queued, running, later);
 }
 #else
 static void xtp_send_timer_rearm_race(struct kunit *test)
