@@ -1344,18 +1344,31 @@ static struct hrtimer *xtp_kt_race_timer;
 static unsigned int xtp_kt_race_fired;
 
 /*
+ * A kprobe hit with the timer of xtp_kt_race_timer as first argument:
+ * take it (once), else NULL.
+ */
+static struct hrtimer *xtp_kt_race_claim(struct pt_regs *regs)
+{
+	struct hrtimer *t = (void *)regs_get_kernel_argument(regs, 0);
+
+	if (t != READ_ONCE(xtp_kt_race_timer))
+		return NULL;
+	WRITE_ONCE(xtp_kt_race_timer, NULL);
+	return t;
+}
+
+/*
  * Runs like an NMI (int3), on the tested CPU: wait there, without a lock,
  * until the timer, queued on another CPU, has expired and its callback
  * has run.
  */
 static int xtp_kt_race_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	struct hrtimer *t = (void *)regs_get_kernel_argument(regs, 0);
+	struct hrtimer *t = xtp_kt_race_claim(regs);
 	u64 end = ktime_get_mono_fast_ns() + 200 * NSEC_PER_MSEC;
 
-	if (t != READ_ONCE(xtp_kt_race_timer))
+	if (!t)
 		return 0;
-	WRITE_ONCE(xtp_kt_race_timer, NULL);
 	while (hrtimer_is_queued(t) || hrtimer_callback_running(t)) {
 		if (ktime_get_mono_fast_ns() > end)
 			return 0;
@@ -1386,6 +1399,25 @@ static void xtp_kt_arm_work(struct work_struct *work)
 	release_sock(arm->sk);
 }
 
+/*
+ * Set @arm up and pin the test to its CPU; the timer is to be armed on
+ * another, whose softirq a callback lingering there would otherwise hold.
+ * Return: that CPU, or nr_cpu_ids (with nothing left to undo) if none.
+ */
+static unsigned int xtp_kt_arm_cpu(struct xtp_kt_arm *arm)
+{
+	unsigned int cpu;
+
+	INIT_WORK_ONSTACK(&arm->work, xtp_kt_arm_work);
+	migrate_disable();
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu >= nr_cpu_ids) {
+		migrate_enable();
+		destroy_work_on_stack(&arm->work);
+	}
+	return cpu;
+}
+
 #define XTP_KT_RACES	8
 
 /*
@@ -1411,14 +1443,9 @@ static void xtp_send_timer_rearm_race(struct kunit *test)
 	unsigned int cpu;
 	int base, i, err;
 
-	INIT_WORK_ONSTACK(&arm.work, xtp_kt_arm_work);
-	migrate_disable();
-	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
-	if (cpu >= nr_cpu_ids) {
-		migrate_enable();
-		destroy_work_on_stack(&arm.work);
+	cpu = xtp_kt_arm_cpu(&arm);
+	if (cpu >= nr_cpu_ids)
 		kunit_skip(test, "needs two CPUs");
-	}
 	err = register_kprobes(kps, ARRAY_SIZE(kps));
 	if (err) {
 		migrate_enable();
@@ -1494,12 +1521,10 @@ static enum hrtimer_restart xtp_kt_fg_fire(struct hrtimer *t)
  */
 static int xtp_kt_fg_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	struct hrtimer *t = (void *)regs_get_kernel_argument(regs, 0);
 	u64 end = ktime_get_mono_fast_ns() + 200 * NSEC_PER_MSEC;
 
-	if (t != READ_ONCE(xtp_kt_race_timer))
+	if (!xtp_kt_race_claim(regs))
 		return 0;
-	WRITE_ONCE(xtp_kt_race_timer, NULL);
 	WRITE_ONCE(xtp_kt_fg_go, true);
 	while (atomic_read(&xtp_kt_fg_calls) < 2 &&
 	       ktime_get_mono_fast_ns() < end)
@@ -1531,15 +1556,9 @@ static void xtp_send_timer_foreign(struct kunit *test)
 	int base, err;
 	u64 at;
 
-	INIT_WORK_ONSTACK(&arm.work, xtp_kt_arm_work);
-	/* Not on the callback's CPU, whose softirq it would hold. */
-	migrate_disable();
-	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
-	if (cpu >= nr_cpu_ids) {
-		migrate_enable();
-		destroy_work_on_stack(&arm.work);
+	cpu = xtp_kt_arm_cpu(&arm);
+	if (cpu >= nr_cpu_ids)
 		kunit_skip(test, "needs two CPUs");
-	}
 	err = register_kprobe(&kp);
 	if (err) {
 		migrate_enable();
