@@ -126,11 +126,13 @@ xtp_trains() {
 # XTP_TRAINS=1, the module's default (1) with XTP_TRAINS=module.  Most
 # tests count packets in captures or lose them with netem, which takes a
 # train as one packet; xtp_train.sh and xtp_tunnel.sh set XTP_TRAINS=1,
-# make bench XTP_TRAINS=module.
+# make bench XTP_TRAINS=module.  Without xtp.ko (an MTP-only test such
+# as mtp_pmtu.sh) there is nothing to set.
 xtp_trains_default() {
 	local ns
 
 	[ "${XTP_TRAINS:-0}" = module ] && return 0
+	[ -d /proc/sys/net/xtp ] || return 0
 	for ns in "$@"; do
 		ip netns exec "$ns" sysctl -qw \
 			net.xtp.trains="${XTP_TRAINS:-0}" || return 1
