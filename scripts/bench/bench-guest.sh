@@ -141,6 +141,8 @@ shape
 # Row 11: a 2 MB MTP object through 10% loss each way at 20 ms RTT, with
 # the loss-based window and with the delivery-rate model (net.mtp.cc),
 # beside TCP moving the same bytes; several runs each, for the spread.
+# The namespace's default mode is put back after each row that sets one.
+mtp_cc0=$(ip netns exec "$NS_C" sysctl -n net.mtp.cc)
 shape delay 10ms loss 10%
 segs 1
 for i in $(seq "$(pick 2 5)"); do
@@ -156,7 +158,7 @@ for i in $(seq "$(pick 2 5)"); do
 		esac
 	done
 done
-ip netns exec "$NS_C" sysctl -qw net.mtp.cc=1
+ip netns exec "$NS_C" sysctl -qw net.mtp.cc="$mtp_cc0"
 segs 65535
 shape
 
@@ -249,10 +251,11 @@ cc xtp-bbr >/dev/null
 pair xtpbbr xtp 5001 "$NS_C" 198.18.0.2
 cc xtp-veno >/dev/null
 # MTP's data flows from the server namespace: so does this TCP flow.
+ip netns exec "$NS_C" sysctl -qw net.mtp.cc=1
 pair mtp mtp 5004 "$NS_S" 198.18.0.1
 ip netns exec "$NS_C" sysctl -qw net.mtp.cc=2
 pair mtpbbr mtp 5004 "$NS_S" 198.18.0.1
-ip netns exec "$NS_C" sysctl -qw net.mtp.cc=1
+ip netns exec "$NS_C" sysctl -qw net.mtp.cc="$mtp_cc0"
 shape
 
 # Row 7: memory of idle associations, both ends in this machine.  Each

@@ -100,7 +100,7 @@ def read_samples(path):
 
 
 # Row 6's flows of ours: their labels and names in the report.
-NAMES = {'xtp': 'XTP', 'xtpbbr': 'XTP BBR', 'mtp': 'MTP',
+NAMES = {'xtp': 'XTP', 'xtpbbr': 'XTP BBR', 'mtp': 'MTP window',
          'mtpbbr': 'MTP model', 'tcp': 'TCP'}
 
 
@@ -367,6 +367,9 @@ class Report:
     def row5(self):
         r = self.rows
         self.out('## 5. An MTP object against TCP, 50 ms RTT')
+        self.out()
+        self.out('MTP in its default mode, the delivery-rate model '
+                 '(net.mtp.cc 2; rows 1 and 10 too).')
         self.out()
         body = []
         for loss in ('0', '1', '5', '20'):

@@ -29,6 +29,8 @@
 #    the window passes 256 datagrams; a buffer set with SO_RCVBUF does
 #    not grow and bounds the window.
 #  - Every object arrives sha256-equal.
+#  The first three are the loss-based window's (net.mtp.cc 1), pinned
+#  here: the model is the default.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -78,6 +80,7 @@ head -c 1048576 /dev/urandom >"$out/files/1m"
 head -c 524288 /dev/urandom >"$out/files/a"
 head -c 524288 /dev/urandom >"$out/files/b"
 mtp_ns_setup mtpcc
+ns_c sysctl -qw net.mtp.cc=1
 ip netns exec "$MTP_SRV" "$B/mtpd" -q -p $PORT "$out/files" &
 wait_for 20 port_open $PORT
 ktap_check "mtpd listens on UDP port $PORT" 'port_open $PORT'

@@ -10,6 +10,11 @@
 #    five steps).
 #  - The same with SO_RCVBUF set (mtpget -b): nothing grows.
 #  - The same with net.mtp.rmem_max at the default buffer: nothing grows.
+#  Those are the loss-driven window's (net.mtp.cc 1), which grows the
+#  buffer for holes only.  The delivery-rate model (the default) grows it
+#  with a reader that keeps up (mtp_cc.sh checks how far):
+#  - Model, no loss: the buffer grew, at most five times.
+#  - Model, net.mtp.rmem_max at the default buffer: nothing grows.
 #  (mtp_options checks that a namespace cannot raise rmem_max above the
 #  initial namespace's value.)
 set -u
@@ -43,7 +48,7 @@ fetch() {
 }
 
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 8
 
 mkdir -p "$out/files" "$out/got"
 head -c 2097152 /dev/urandom >"$out/files/2m"
@@ -52,6 +57,7 @@ ip netns exec "$MTP_SRV" "$B/mtpd" -q -p $PORT "$out/files" &
 wait_for 20 port_open $PORT
 ktap_check "mtpd listens on UDP port $PORT" 'port_open $PORT'
 
+ns_c sysctl -qw net.mtp.cc=1
 mtp_netem_both delay 10ms
 fetch
 ktap_check "no loss: 2m arrives sha256-equal, the buffer grew $grew times" \
@@ -77,5 +83,16 @@ ns_c sysctl -qw net.mtp.rmem_max="$init"
 fetch
 ktap_check "rmem_max back at $init: 2m arrives sha256-equal, the buffer grew $grew times (1-5)" \
 	'[ $rc -eq 0 ] && same && [ "$grew" -ge 1 ] && [ "$grew" -le 5 ]'
+
+ns_c sysctl -qw net.mtp.cc=2
+mtp_netem_both delay 10ms
+fetch
+ktap_check "model, no loss: 2m arrives sha256-equal, the buffer grew $grew times (1-5)" \
+	'[ $rc -eq 0 ] && same && [ "$grew" -ge 1 ] && [ "$grew" -le 5 ]'
+
+ns_c sysctl -qw net.mtp.rmem_max="$def"
+fetch
+ktap_check "model, rmem_max $def: 2m arrives sha256-equal, the buffer grew $grew times" \
+	'[ $rc -eq 0 ] && same && [ "$grew" -eq 0 ]'
 
 ktap_finished

@@ -40,6 +40,9 @@ trap cleanup EXIT
 trace_start mtp ||
 	ktap_skip_all $PLAN "no tracefs or no mtp events on this kernel"
 mtp_ns_setup mtr || ktap_exit_fail_msg "namespace setup failed"
+# The window events below are the loss-driven window's (net.mtp.cc 1);
+# the delivery-rate model's window does not fall with losses.
+ns_c sysctl -qw net.mtp.cc=1
 
 head -c 1048576 /dev/urandom >"$out/files/obj"
 ns_s "$B/mtpd" -q -p $PORT "$out/files" &
