@@ -64,10 +64,10 @@ void mtp_sysctl_defaults(struct mtp_net *mn)
 	mn->max_txns = 256;
 	mn->reorder = 3;
 	mn->kping_rate = 1000;
-	/* mtp.rst, "The delivery-rate model": it won or tied every row of
-	 * make bench that takes the default.
+	/* mtp.rst, "The delivery-rate model": not yet, it loses at heavy
+	 * loss and repeats more where the path stalls.
 	 */
-	mn->cc = MTP_CC_BBR;
+	mn->cc = MTP_CC_WINDOW;
 	/* What XTP's autotuning reaches; TCP's tcp_rmem goes to 6 MB. */
 	mn->rmem_max = 4 << 20;
 }

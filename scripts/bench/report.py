@@ -368,8 +368,8 @@ class Report:
         r = self.rows
         self.out('## 5. An MTP object against TCP, 50 ms RTT')
         self.out()
-        self.out('MTP in its default mode, the delivery-rate model '
-                 '(net.mtp.cc 2; rows 1 and 10 too).')
+        self.out('MTP in its default mode, the loss-based window '
+                 '(net.mtp.cc 1; rows 1 and 10 too).')
         self.out()
         body = []
         for loss in ('0', '1', '5', '20'):

@@ -30,7 +30,7 @@
 #    not grow and bounds the window.
 #  - Every object arrives sha256-equal.
 #  The first three are the loss-based window's (net.mtp.cc 1), pinned
-#  here: the model is the default.
+#  here whatever the default is.
 set -u
 . "$(dirname "$0")/lib.sh"
 

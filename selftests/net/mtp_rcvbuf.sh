@@ -11,7 +11,7 @@
 #  - The same with SO_RCVBUF set (mtpget -b): nothing grows.
 #  - The same with net.mtp.rmem_max at the default buffer: nothing grows.
 #  Those are the loss-driven window's (net.mtp.cc 1), which grows the
-#  buffer for holes only.  The delivery-rate model (the default) grows it
+#  buffer for holes only.  The delivery-rate model (net.mtp.cc 2) grows it
 #  with a reader that keeps up (mtp_cc.sh checks how far):
 #  - Model, no loss: the buffer grew, at most five times.
 #  - Model, net.mtp.rmem_max at the default buffer: nothing grows.
