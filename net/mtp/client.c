@@ -936,9 +936,21 @@ static unsigned long mtp_range_due(const struct mtp_range *r,
 	return r->sent + max(2 * rep, msecs_to_jiffies(MTP_PENDING_MIN_MS));
 }
 
+/*
+ * When @t expires: the expiry after its last valid response, and a jiffy
+ * more, because @last_rx is the jiffy that response came in, up to a
+ * jiffy before it came (more where the tick ran late: KUnit's
+ * mtp_client_expire saw a 600 ms expiry end 595 ms after the request on
+ * the debug kernel under TCG).
+ */
+static unsigned long mtp_txn_expiry(const struct mtp_ctxn *t)
+{
+	return t->last_rx + msecs_to_jiffies(t->expire_ms) + 1;
+}
+
 static void mtp_txn_arm(struct mtp_ctxn *t)
 {
-	unsigned long when = t->last_rx + msecs_to_jiffies(t->expire_ms);
+	unsigned long when = mtp_txn_expiry(t);
 	unsigned long rep = msecs_to_jiffies(t->repeat_ms);
 	struct mtp_range *r;
 
@@ -1007,7 +1019,7 @@ static void mtp_txn_timeout(struct mtp_ctxn *t, struct sk_buff_head *out)
 	bool backoff = false, lost = false;
 	struct mtp_range *r, *tmp;
 
-	if (time_after_eq(now, t->last_rx + msecs_to_jiffies(t->expire_ms))) {
+	if (!time_before(now, mtp_txn_expiry(t))) {
 		mtp_txn_complete(t, MTP_ERR_NET, MTP_ERR_NET_EXPIRE, false);
 		return;
 	}
