@@ -1553,6 +1553,7 @@ static void xtp_send_timer_foreign(struct kunit *test)
 	unsigned long end;
 	unsigned int cpu;
 	bool queued, running, later, forced;
+	unsigned long late;
 	int base, err;
 	u64 at;
 
@@ -1588,9 +1589,12 @@ static void xtp_send_timer_foreign(struct kunit *test)
 	running = hrtimer_callback_running(t);
 	later = ktime_to_ns(hrtimer_get_expires(t)) > at;
 	forced = queued && running && later;
+	late = xtp_kt_mib(XTP_MIB_SENDTIMERLATE);
 	WRITE_ONCE(xtp_kt_race_timer, t);
 	xtp_send_timer_at(sk, at);
 	WRITE_ONCE(xtp_kt_race_timer, NULL);
+	/* Left alone, and SendTimerLate says so. */
+	late = xtp_kt_mib(XTP_MIB_SENDTIMERLATE) - late;
 	WRITE_ONCE(xtp_kt_fg_go, true);
 	release_sock(sk);
 	/* Every queued expiry runs and drops what it holds. */
@@ -1614,6 +1618,7 @@ static void xtp_send_timer_foreign(struct kunit *test)
 	if (!forced)
 		kunit_skip(test, "order not forced (queued %d running %d later %d)",
 			   queued, running, later);
+	KUNIT_EXPECT_EQ(test, late, 1UL);
 }
 #else
 static void xtp_send_timer_rearm_race(struct kunit *test)

@@ -59,6 +59,7 @@ static const char *const xtp_mib_names[__XTP_MIB_MAX] = {
 	[XTP_MIB_INTRAINS]	= "InTrains",
 	[XTP_MIB_SPURIOUSLOSSES] = "SpuriousLosses",
 	[XTP_MIB_CWNDUNDOS]	= "CwndUndos",
+	[XTP_MIB_SENDTIMERLATE]	= "SendTimerLate",
 };
 
 static int xtp_snmp_show(struct seq_file *seq, void *v)

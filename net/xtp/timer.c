@@ -358,7 +358,7 @@ void xtp_timer_stop(struct sock *sk, enum xtp_timer id)
  * has left its locked part on another CPU, it may expire and be run again
  * between any test and a start here, which would then queue it without a
  * reference: it is left to fire when it was set, a rare late push rather
- * than a socket freed in use.
+ * than a socket freed in use (counted: SendTimerLate).
  */
 void xtp_send_timer_at(struct sock *sk, u64 ns)
 {
@@ -374,8 +374,10 @@ void xtp_send_timer_at(struct sock *sk, u64 ns)
 	if (ktime_to_ns(hrtimer_get_expires(t)) <= ns)
 		return;
 	ret = hrtimer_try_to_cancel(t);
-	if (ret < 0 && !xs->tm.send_firing)
+	if (ret < 0 && !xs->tm.send_firing) {
+		XTP_INC_STATS(sock_net(sk), XTP_MIB_SENDTIMERLATE);
 		return;
+	}
 	/* 0: it fired and its callback finished since the test. */
 	if (!ret)
 		sock_hold(sk);

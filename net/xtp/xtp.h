@@ -161,6 +161,8 @@ const char *xtp_state_name(int state);
  *	then shown delivered before they were sent again (reordering)
  * @XTP_MIB_CWNDUNDOS: window cuts undone: their episode needed no
  *	retransmission
+ * @XTP_MIB_SENDTIMERLATE: send timer not moved earlier, its callback
+ *	running on another CPU (xtp_send_timer_at())
  * @__XTP_MIB_MAX: number of counters
  */
 enum xtp_mib_field {
@@ -210,6 +212,7 @@ enum xtp_mib_field {
 	XTP_MIB_INTRAINS,
 	XTP_MIB_SPURIOUSLOSSES,
 	XTP_MIB_CWNDUNDOS,
+	XTP_MIB_SENDTIMERLATE,
 	__XTP_MIB_MAX
 };
 
