@@ -593,6 +593,22 @@ TEST_F(ns, sysctls_capped_by_initial_ns)
 	EXPECT_EQ(0, write_sysctl("reorder", 100));
 }
 
+/*
+ * A namespace starts with the loss-based window (net.mtp.cc 1; mtp.rst
+ * says why the model is not the default); 2 chooses the model, and
+ * nothing else is a mode.
+ */
+TEST_F(ns, cc_default_window)
+{
+	EXPECT_EQ(1, get_sysctl("cc"));
+	EXPECT_EQ(EINVAL, write_sysctl("cc", 0));
+	EXPECT_EQ(EINVAL, write_sysctl("cc", 3));
+	EXPECT_EQ(0, write_sysctl("cc", 2));
+	EXPECT_EQ(2, get_sysctl("cc"));
+	EXPECT_EQ(0, write_sysctl("cc", 1));
+	EXPECT_EQ(1, get_sysctl("cc"));
+}
+
 /* Wait (bounded) until process PID sleeps; true if it did. */
 static bool wait_sleeping(pid_t pid, double secs)
 {
