@@ -38,7 +38,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-X=$XTP_TOP/build/tools/xtpperf
+X=$XTP_BINDIR/xtpperf
 OUT=${XTP_OUT:-/tmp}/xtp_bbr_loss
 PORT=5031
 mkdir -p "$OUT"
