@@ -715,24 +715,17 @@ static void xtp_listen_first(struct sock *sk, struct sk_buff *skb,
 	sk->sk_data_ready(sk);
 }
 
-/**
- * xtp_backlog_rcv() - process a packet for a context under its lock
- * @sk: the context
- * @skb: the packet, checksum already verified
- *
- * Return: 0; the packet is always consumed.
+/*
+ * A packet for @sk, locked and not owned by the user, that xtp_rcv_one()
+ * decoded as @pkt (pointing into @skb); consumed.
  */
-int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
+static void xtp_ctx_rcv(struct sock *sk, struct sk_buff *skb,
+			const struct xtp_wire_pkt *pkt)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
-	struct xtp_wire_pkt pkt;
 
-	if (xtp_wire_decode(skb->data, skb->len, XTP_WIRE_F_NOCSUM, &pkt)) {
-		xtp_drop(sk, skb, SKB_DROP_REASON_INVALID_PROTO);
-		return 0;
-	}
 	if (sk->sk_state == XTP_SS_LISTEN) {
-		if (pkt.hdr.pformat == XTP_PF_FIRST) {
+		if (pkt->hdr.pformat == XTP_PF_FIRST) {
 			/*
 			 * The child is spin-locked while its TCNTL leaves; from
 			 * the listener's backlog (process context) a softirq
@@ -740,44 +733,65 @@ int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 			 * for the child and spin on its lock on this CPU.
 			 */
 			local_bh_disable();
-			xtp_listen_first(sk, skb, &pkt);
+			xtp_listen_first(sk, skb, pkt);
 			local_bh_enable();
-			return 0;
+			return;
 		}
 		goto bad_state;
 	}
 	if (xs->released)
 		goto bad_state;
 	if (!xs->av.valid)
-		xtp_av_rcvd(sk, skb, pkt.hdr.key);
-	xtp_count_in(xs, pkt.hdr.pformat);
+		xtp_av_rcvd(sk, skb, pkt->hdr.key);
+	xtp_count_in(xs, pkt->hdr.pformat);
 	if (xs->close.end_sent) {
-		xtp_zombie_rcv(sk, skb, &pkt);
-		return 0;
+		xtp_zombie_rcv(sk, skb, pkt);
+		return;
 	}
 	if (sk->sk_state == XTP_SS_FIRST_SENT) {
-		xtp_syn_sent_rcv(sk, skb, &pkt);
-		return 0;
+		xtp_syn_sent_rcv(sk, skb, pkt);
+		return;
 	}
-	if (pkt.hdr.pformat == XTP_PF_FIRST) {
+	if (pkt->hdr.pformat == XTP_PF_FIRST) {
 		/* Duplicate FIRST of this live association: answer its SREQ. */
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_INDUPFIRST);
-		xs->echo = pkt.hdr.sync;
+		xs->echo = pkt->hdr.sync;
 		xtp_send_tcntl(sk, 0);
 		consume_skb(skb);
-		return 0;
+		return;
 	}
-	if (pkt.hdr.pformat == XTP_PF_DIAG) {
+	if (pkt->hdr.pformat == XTP_PF_DIAG) {
 		consume_skb(skb);
 		xtp_ctx_done(sk, ECONNRESET);
-		return 0;
+		return;
 	}
-	xtp_established_rcv(sk, skb, &pkt);
-	return 0;
+	xtp_established_rcv(sk, skb, pkt);
+	return;
 
 bad_state:
 	XTP_INC_STATS(sock_net(sk), XTP_MIB_INBADSTATE);
 	xtp_drop(sk, skb, SKB_DROP_REASON_NOT_SPECIFIED);
+}
+
+/**
+ * xtp_backlog_rcv() - process a packet from a context's backlog
+ * @sk: the context, its lock owned
+ * @skb: the packet, checksum already verified when it came
+ *
+ * The decoded form could not wait in the backlog with the packet (the
+ * control block is too small): decode it again, without the checksum.
+ *
+ * Return: 0; the packet is always consumed.
+ */
+int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct xtp_wire_pkt pkt;
+
+	if (xtp_wire_decode(skb->data, skb->len, XTP_WIRE_F_NOCSUM, &pkt)) {
+		xtp_drop(sk, skb, SKB_DROP_REASON_INVALID_PROTO);
+		return 0;
+	}
+	xtp_ctx_rcv(sk, skb, &pkt);
 	return 0;
 }
 
@@ -822,7 +836,8 @@ static u32 xtp_backlog_limit(const struct sock *sk)
  * lock of the same class while we hold the listener's: like TCP, take
  * this one as the nested subclass so lockdep can tell the two apart.
  */
-static void xtp_deliver(struct sock *sk, struct sk_buff *skb, bool more)
+static void xtp_deliver(struct sock *sk, struct sk_buff *skb,
+			const struct xtp_wire_pkt *pkt, bool more)
 {
 	enum skb_drop_reason reason = xtp_rcv_allowed(sk, skb);
 
@@ -838,7 +853,7 @@ static void xtp_deliver(struct sock *sk, struct sk_buff *skb, bool more)
 	XTP_SKB_CB(skb)->more = more;
 	bh_lock_sock_nested(sk);
 	if (!sock_owned_by_user(sk)) {
-		xtp_backlog_rcv(sk, skb);
+		xtp_ctx_rcv(sk, skb, pkt);
 	} else if (sk_add_backlog(sk, skb, xtp_backlog_limit(sk))) {
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_RCVBUFERRORS);
 		xtp_drop(sk, skb, SKB_DROP_REASON_SOCKET_BACKLOG);
@@ -856,7 +871,7 @@ static void xtp_first_rcv(struct net *net, struct sk_buff *skb,
 
 	switch (xtp_atm_lookup(net, iph->saddr, pkt->hdr.key, &sk)) {
 	case XTP_ATM_LIVE:
-		xtp_deliver(sk, skb, false);
+		xtp_deliver(sk, skb, pkt, false);
 		return;
 	case XTP_ATM_REPLAY:
 		XTP_INC_STATS(net, XTP_MIB_INREPLAYFIRST);
@@ -881,7 +896,7 @@ static void xtp_first_rcv(struct net *net, struct sk_buff *skb,
 		xtp_drop(NULL, skb, SKB_DROP_REASON_NO_SOCKET);
 		return;
 	}
-	xtp_deliver(sk, skb, false);
+	xtp_deliver(sk, skb, pkt, false);
 }
 
 /* The codec's checks in its order; CHECK summed by csum.c's helpers. */
@@ -960,7 +975,7 @@ static int xtp_rcv_one(struct sk_buff *skb, bool more)
 		sock_put(sk);
 		goto drop;
 	}
-	xtp_deliver(sk, skb, more);
+	xtp_deliver(sk, skb, &pkt, more);
 	return 0;
 drop:
 	xtp_drop(NULL, skb, reason);
