@@ -408,9 +408,18 @@ static void xtp_established_rcv(struct sock *sk, struct sk_buff *skb,
 		xtp_ctx_done(sk, xs->close.wclose_rcvd ? 0 : ECONNRESET);
 		return;
 	}
-	if (xs->rcv.nxt != rcv_nxt || sk->sk_shutdown != shutdown ||
-	    (xs->close.wclose_rcvd || xs->close.rclose_rcvd) != closes)
+	/*
+	 * New data wakes the reader once a train's last packet is in, not
+	 * once a packet: a train of 45 woke it 45 times.  Any later packet
+	 * wakes it should that last one never come.
+	 */
+	if (xs->rcv.nxt != rcv_nxt)
+		xs->rcv.unwoken = 1;
+	if ((xs->rcv.unwoken && !more) || sk->sk_shutdown != shutdown ||
+	    (xs->close.wclose_rcvd || xs->close.rclose_rcvd) != closes) {
+		xs->rcv.unwoken = 0;
 		sk->sk_data_ready(sk);
+	}
 	xtp_push(sk);
 	/* Any control packet we send now carries the ECHO that answers. */
 	xs->ctl_sent = 0;

@@ -437,6 +437,8 @@ struct xtp_recovery {
  * @last_nspan: spans in the last control packet we sent
  * @long_lost: handshakes in a row that went on after a long answer: at
  *	%XTP_ECNTL_STUCK_ANSWERS our long lists stay short (xtp_ecntl_note())
+ * @unwoken: data came that the reader was not woken for (a train's
+ *	packets wake it at the last, xtp_established_rcv())
  */
 struct xtp_rcv {
 	u64 nxt;
@@ -449,6 +451,7 @@ struct xtp_rcv {
 	u8 probes;
 	u8 last_nspan;
 	u8 long_lost;
+	u8 unwoken:1;
 	struct sk_buff_head ooo;
 	struct sk_buff_head early;
 	struct xtp_drs drs;
