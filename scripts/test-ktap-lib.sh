@@ -26,7 +26,7 @@ expect() {
 	esac
 }
 
-echo "1..8"
+echo "1..10"
 ktap_stage clean "two results" printf '1..2\nok 1 - a\nok 2 - b\n' >/dev/null
 expect clean 2 0
 ktap_stage exit "exit status without a not ok" \
@@ -44,4 +44,22 @@ step okstep "a step that works" true >/dev/null
 expect okstep 1 0
 step badstep "a step that fails" false >/dev/null
 expect badstep 0 1
+
+# judge-log.sh: a report after a test's marker fails the run and names
+# the test; SLUB's own (slub_debug) reports count.
+judge() {
+	n=$((n + 1))
+	if "$top/scripts/vm/judge-log.sh" "$res" | grep -qx -- "$2"; then
+		echo "ok $n - judge-log: $1"
+	else
+		echo "not ok $n - judge-log: $1"
+		bad=$((bad + 1))
+	fi
+}
+printf '%s\n' '[ 1.0] xtp-selftest: start a.sh' \
+	'[ 2.0] BUG kmalloc-1k (Tainted: G OE): Object already free' \
+	>"$res/dmesg.log"
+judge "a SLUB report fails the run" \
+	'not ok - vm: kernel log is clean (1 report(s) after the first test started)'
+judge "and names the test that ran" '# during a.sh'
 [ $bad -eq 0 ]

@@ -3,18 +3,18 @@
 # Judge a VM run's kernel log: KTAP lines for "the kernel log is clean"
 # and, where kmemleak ran, "no leaks".
 #
-#   scripts/vm/judge-log.sh OUTDIR
+#   scripts/vm/judge-log.sh OUTDIR [LOG]
 #
-# OUTDIR holds dmesg.log (or console.log) with the markers that
-# guest-suite.sh writes ("xtp-selftest: start NAME").  A report counts if
-# it appears after the first marker, i.e. once our modules can have been
-# loaded; each is printed with the name of the test that was running and
-# up to 40 lines of its text.  Reports from before (the kernel's own early
+# OUTDIR holds dmesg.log (or console.log; LOG names another) with the
+# markers that guest-suite.sh writes ("xtp-selftest: start NAME").  A
+# report counts if it appears after the first marker, i.e. once our
+# modules can have been loaded; each is printed with the name of the
+# test that was running and up to 40 lines of its text.  Reports from before (the kernel's own early
 # boot) are listed but do not fail the run.
 set -u
 
 out=$1
-log=$out/dmesg.log
+log=${2:-$out/dmesg.log}
 [ -s "$log" ] || log=$out/console.log
 
 pat='BUG:|WARNING:|Oops|general protection|KASAN|UBSAN|kernel BUG|RCU stall'
@@ -24,6 +24,8 @@ pat="$pat|inconsistent lock state|ODEBUG|refcount_t:|list_add corruption"
 pat="$pat|list_del corruption|sleeping function called from invalid context"
 pat="$pat|rcu: INFO:|detected stalls|unregister_netdevice: waiting|Call Trace"
 pat="$pat|page allocation failure|kmemleak: .*new suspected memory leaks"
+# SLUB's own checks (slub_debug): "BUG kmalloc-1k (Tainted: ...): ...".
+pat="$pat|BUG [^ ]+ [(]|Kernel panic"
 
 # One block per report: "@@ TEST" then its lines; TEST is "(early boot)"
 # before the first marker.

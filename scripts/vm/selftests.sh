@@ -62,8 +62,14 @@ fi
 		echo "ok - vm: the script ran on virtme's I/O ports"
 	fi
 	# Oopses, warnings and sanitizer reports fail the run even when every
-	# test passed; so do kmemleak's leaks on the debug kernel.
-	"$top/scripts/vm/judge-log.sh" "$out"
+	# test passed; so do kmemleak's leaks on the debug kernel.  A guest
+	# that died wrote its last words to the console only, the oops that
+	# killed it among them: judge that, for its call trace and test.
+	if [ -f "$out/suite.done" ]; then
+		"$top/scripts/vm/judge-log.sh" "$out"
+	else
+		"$top/scripts/vm/judge-log.sh" "$out" "$out/console.log"
+	fi
 } >"$result"
 # Where the captures and logs of this run are, for later checks.
 echo "$out" >"$result.dir"
