@@ -803,6 +803,7 @@ int xtp_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 	xtp_ctx_rcv(sk, skb, &pkt);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_backlog_rcv);
 
 /*
  * The socket layer's say before a packet reaches a socket, listener or

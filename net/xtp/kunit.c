@@ -734,6 +734,80 @@ static void xtp_rcvq_nonlinear_trim(struct kunit *test)
 	}
 }
 
+static atomic_t xtp_kt_wakes;
+
+static void xtp_kt_count_wake(struct sock *sk)
+{
+	atomic_inc(&xtp_kt_wakes);
+}
+
+/*
+ * DATA [@seq, @seq + @len) from the peer of an associated @sk, through
+ * xtp_backlog_rcv() as the backlog hands it on; @more: a packet of the
+ * same train follows.  Return: the reader's wakeups it caused.
+ */
+static int xtp_kt_deliver(struct kunit *test, struct sock *sk, u64 seq,
+			  u32 len, bool more)
+{
+	struct sk_buff *skb = xtp_kt_data_skb(test, seq, len);
+	int before = atomic_read(&xtp_kt_wakes);
+	u8 *p = skb->data;
+
+	/* The codec lives in the module, unexported: the header by hand. */
+	put_unaligned_be64(XTP_KEY_RETURN | 1, p + XTP_WIRE_OFF_KEY);
+	put_unaligned_be32(XTP_WIRE_VERSION << XTP_CMD_VER_SHIFT | XTP_PF_DATA,
+			   p + XTP_WIRE_OFF_CMD);
+	put_unaligned_be32(len, p + XTP_WIRE_OFF_DLEN);
+	put_unaligned_be64(seq, p + XTP_WIRE_OFF_SEQ);
+	XTP_SKB_CB(skb)->more = more;
+	lock_sock(sk);
+	xtp_backlog_rcv(sk, skb);
+	release_sock(sk);
+	return atomic_read(&xtp_kt_wakes) - before;
+}
+
+/*
+ * A train's packets wake the reader once, at its last; a packet alone
+ * wakes it at once.  Should the last never come (dropped on the way in),
+ * the next packet wakes it, even one that brings nothing new.
+ */
+static void xtp_rcvq_train_wakes_once(struct kunit *test)
+{
+	struct sock *sk = xtp_kt_socket(test);
+	void (*data_ready)(struct sock *sk) = sk->sk_data_ready;
+	struct xtp_sock *xs = xtp_sk(sk);
+	const u32 len = 100;
+	int wakes = 0;
+	u32 i;
+
+	lock_sock(sk);
+	sk->sk_state = XTP_SS_ACTIVE;
+	xs->av.valid = 1;
+	sk->sk_data_ready = xtp_kt_count_wake;
+	release_sock(sk);
+
+	for (i = 0; i < 4; i++)
+		wakes += xtp_kt_deliver(test, sk, i * len, len, i < 3);
+	KUNIT_EXPECT_EQ(test, xs->rcv.nxt, 4ULL * len);
+	KUNIT_EXPECT_EQ(test, wakes, 1);
+
+	KUNIT_EXPECT_EQ(test, xtp_kt_deliver(test, sk, 4 * len, len, false), 1);
+	KUNIT_EXPECT_EQ(test, xtp_kt_deliver(test, sk, 5 * len, len, false), 1);
+
+	/* The train's last packet is lost: a duplicate wakes the reader. */
+	KUNIT_EXPECT_EQ(test, xtp_kt_deliver(test, sk, 6 * len, len, true), 0);
+	KUNIT_EXPECT_EQ(test, xs->rcv.nxt, 7ULL * len);
+	KUNIT_EXPECT_EQ(test, xtp_kt_deliver(test, sk, 0, len, false), 1);
+	/* Woken: nothing is left to wake it for. */
+	KUNIT_EXPECT_EQ(test, xtp_kt_deliver(test, sk, 0, len, false), 0);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&sk->sk_receive_queue), 7U);
+
+	lock_sock(sk);
+	sk->sk_data_ready = data_ready;
+	sk->sk_state = XTP_SS_CLOSED;
+	release_sock(sk);
+}
+
 static struct kunit_case xtp_rcvq_cases[] = {
 	KUNIT_CASE(xtp_rcvq_gap_fill),
 	KUNIT_CASE(xtp_rcvq_gap_keeps_room),
@@ -741,6 +815,7 @@ static struct kunit_case xtp_rcvq_cases[] = {
 	KUNIT_CASE(xtp_rcvq_limits),
 	KUNIT_CASE(xtp_rcvq_beyond_alloc),
 	KUNIT_CASE(xtp_rcvq_nonlinear_trim),
+	KUNIT_CASE(xtp_rcvq_train_wakes_once),
 	{}
 };
 
