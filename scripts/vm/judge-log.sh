@@ -9,8 +9,9 @@
 # markers that guest-suite.sh writes ("xtp-selftest: start NAME").  A
 # report counts if it appears after the first marker, i.e. once our
 # modules can have been loaded; each is printed with the name of the
-# test that was running and up to 40 lines of its text.  Reports from before (the kernel's own early
-# boot) are listed but do not fail the run.
+# test that was running and up to 40 lines of its text.  Reports from
+# before (the kernel's own early boot) are listed but do not fail the
+# run.
 set -u
 
 out=$1
