@@ -18,7 +18,7 @@
 
 /* Contexts taken per walk of the table; each holds a reference. */
 #define XTP_DIAG_BATCH	32
-/* Room for INET_DIAG_CONG: "newreno", "scc", "veno" */
+/* Room for INET_DIAG_CONG: "newreno", "scc", "veno", "bbr" */
 #define XTP_DIAG_CC_NAME_MAX	16
 
 struct xtp_diag_filter {

@@ -31,6 +31,10 @@ XTP_TRAINS=module xtp_ns_setup ||
 for ns in "$NS_C" "$NS_S"; do
 	ip netns exec "$ns" sysctl -qw net.ipv4.tcp_no_metrics_save=1
 done
+# The module's default controller: the rows that say "xtp" run it, and
+# the report names it.
+xtp_cc0=$(ip netns exec "$NS_C" sysctl -n net.xtp.cc)
+printf '{"label":"meta/xtp-cc","name":"%s"}\n' "$(cc_name "$xtp_cc0")" >>"$res"
 pids=()
 cleanup() {
 	kill "${pids[@]}" 2>/dev/null
@@ -74,16 +78,17 @@ segs() {
 	ip netns exec "$NS_S" ip link set dev veth-s gso_max_segs "$1"
 }
 
-# cc FLAVOUR: the sender's congestion control for the next run: xtp-scc,
-# xtp-newreno, xtp-veno, xtp-bbr, tcp-cubic, tcp-reno, tcp-bbr; prints the
-# xtpperf transport.
+# cc FLAVOUR: the sender's congestion control for the next run: xtp (the
+# module's default), xtp-scc, xtp-newreno, xtp-veno, xtp-bbr, tcp-cubic,
+# tcp-reno, tcp-bbr; prints the xtpperf transport.
 cc() {
 	local ns
 	for ns in "$NS_C" "$NS_S"; do
 		case $1 in
 		xtp-scc) ip netns exec "$ns" sysctl -qw net.xtp.cc=1 ;;
 		xtp-newreno) ip netns exec "$ns" sysctl -qw net.xtp.cc=2 ;;
-		xtp-veno|xtp) ip netns exec "$ns" sysctl -qw net.xtp.cc=3 ;;
+		xtp) ip netns exec "$ns" sysctl -qw net.xtp.cc="$xtp_cc0" ;;
+		xtp-veno) ip netns exec "$ns" sysctl -qw net.xtp.cc=3 ;;
 		xtp-bbr) ip netns exec "$ns" sysctl -qw net.xtp.cc=4 ;;
 		tcp-*) ip netns exec "$ns" sysctl -qw \
 			net.ipv4.tcp_congestion_control="${1#tcp-}" ;;
@@ -253,10 +258,10 @@ pair() {
 	wait "$ours" "$tcp"
 }
 cc xtp-veno >/dev/null
-pair xtp xtp 5001 "$NS_C" 198.18.0.2
+pair xtpveno xtp 5001 "$NS_C" 198.18.0.2
 cc xtp-bbr >/dev/null
 pair xtpbbr xtp 5001 "$NS_C" 198.18.0.2
-cc xtp-veno >/dev/null
+cc xtp >/dev/null
 # MTP's data flows from the server namespace: so does this TCP flow.
 ip netns exec "$NS_C" sysctl -qw net.mtp.cc=1
 pair mtp mtp 5004 "$NS_S" 198.18.0.1
@@ -336,7 +341,7 @@ done
 # on the veth and at 50 ms RTT.
 if command -v iperf3 >/dev/null; then
 	cc tcp-cubic >/dev/null
-	cc xtp-veno >/dev/null
+	cc xtp >/dev/null
 	for path in veth 50ms; do
 		[ "$path" = 50ms ] && shape delay 25ms limit 100000
 		for p in tcp xtp; do

@@ -116,10 +116,11 @@ pkey=$(ns awk -v p="127.0.0.1:$cport" '$1 == p { print $4 }' \
 line=$(xss -HOnie --xtp sport = :"$cport" 2>/dev/null)
 echo "$line" >"$OUT/info.out"
 skey=$(echo "$line" | grep -o ' key:[0-9a-f]*' | cut -d: -f2)
-ktap_check "-i shows the key /proc shows (ss $skey, /proc $pkey)" \
+cc=$(cc_name "$(ns sysctl -n net.xtp.cc)")
+ktap_check "-i shows the key /proc shows (ss $skey, /proc $pkey), controller $cc" \
 	'[ -n "$skey" ] && [ $((16#$skey)) = $((16#$pkey)) ] &&
 	 echo "$line" | grep -q "bytes_sent:1000 " &&
-	 echo "$line" | grep -q " veno\| scc\| newreno"'
+	 echo "$line" | grep -q " $cc key:"'
 ktap_check "-p names the process" \
 	'xss -Hnp --xtp state listening | grep -q "users:((\"python3\",pid=$pid,"'
 ktap_check "-m shows socket memory" \

@@ -11,7 +11,7 @@
 #   xtp_loss        its lost= fields add up to EcntlLosses
 #   xtp_handshake   one start per Handshakes
 #   xtp_atm         one add per PassiveOpens
-#   xtp_probe       the sender's trainsize falls at losses, and only
+#   xtp_probe       the sender's (Veno's) trainsize falls at losses, and only
 #                   there: every fall follows a loss or handshake event of
 #                   the same context since the probe before; and its
 #                   inflight is nxt - una - lost - sacked - unheard
@@ -60,8 +60,10 @@ ip netns exec "$NS_S" timeout 120 "$B/xtprecv" -T 60 -o "$OUT/out" $PORT \
 	>"$OUT/srv" 2>"$OUT/srv.err" &
 srv=$!
 wait_for 30 grep -q listening "$OUT/srv.err"
-ip netns exec "$NS_C" timeout 120 "$B/xtpsend" -T 60 -f "$OUT/in" \
-	198.18.0.2 $PORT >"$OUT/cli" 2>"$OUT/cli.err"
+# Veno, a loss-based window: BBR's window follows its model and may
+# fall between losses (a drain, a round at the least RTT).
+ip netns exec "$NS_C" timeout 120 "$B/xtpsend" -T 60 --cc veno \
+	-f "$OUT/in" 198.18.0.2 $PORT >"$OUT/cli" 2>"$OUT/cli.err"
 rc=$?
 # The teardown finishes without loss; then nothing moves any more.
 xtp_netem_both
