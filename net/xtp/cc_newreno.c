@@ -17,9 +17,14 @@
  *
  * NewReno halves the window on every loss.  Veno (Fu and Liew, IEEE JSAC
  * 21(2), 2003) estimates how much of the window sits in queues,
- * cwnd * (1 - min RTT / SRTT).  Below three packets the path is not
- * congested: a loss was random, so the window only drops to 4/5, and it
- * grows as NewReno's does.  Otherwise a loss halves it, and it grows one
+ * cwnd * (1 - base RTT / RTT), where RTT is the least delivery-rate sample
+ * of the current and the previous round trip, as Vegas takes the least
+ * of a round: a queue that stands shows in every sample, a scheduling
+ * stall or a slow first answer in one only.  (SRTT, which such a sample
+ * lifts for a dozen more, made a 100 ms path with nothing queued look
+ * congested after a 211 ms first answer.)  Below three packets the path
+ * is not congested: a loss was random, so the window only drops to 4/5,
+ * and it grows as NewReno's does.  Otherwise a loss halves it, and it grows one
  * packet every other window: beside TCP CUBIC at a one-BDP tail-drop
  * queue, growing every window took about 60% of the link (xtp_fair.sh).
  */
@@ -31,6 +36,7 @@ static void xtp_newreno_init(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
+	memset(&xs->cc.reno, 0, sizeof(xs->cc.reno));
 	xs->cc.cwnd = xtp_cc_init_window(xs);
 	xs->cc.ssthresh = xtp_cc_init_thresh(xs);
 }
@@ -116,16 +122,44 @@ static void xtp_newreno_loss(struct sock *sk)
 /* Queued packets at which Veno takes the path for congested (its beta). */
 #define XTP_VENO_QUEUED		3
 
-/* Veno: does the window put at least XTP_VENO_QUEUED packets in queues? */
+/*
+ * Veno: does the window put at least XTP_VENO_QUEUED packets in queues?
+ * Without a sample yet nothing says so.
+ */
 static bool xtp_veno_congested(const struct xtp_sock *xs)
 {
+	const struct xtp_reno *v = &xs->cc.reno;
+	u32 rtt = v->round_rtt_us;
 	u64 queued = 0;
 
-	if (xs->rtt.min_rtt_us && xs->rtt.srtt_us > xs->rtt.min_rtt_us)
-		queued = div_u64((u64)xs->cc.cwnd *
-				 (xs->rtt.srtt_us - xs->rtt.min_rtt_us),
-				 xs->rtt.srtt_us);
+	if (!rtt || (v->prev_rtt_us && v->prev_rtt_us < rtt))
+		rtt = v->prev_rtt_us;
+	if (rtt > v->base_rtt_us)
+		queued = div_u64((u64)xs->cc.cwnd * (rtt - v->base_rtt_us), rtt);
 	return queued >= XTP_VENO_QUEUED * xtp_seg_limit(xs);
+}
+
+/*
+ * A round trip ends when a packet sent after it began is delivered; each
+ * keeps its least RTT.  Retransmissions bring no RTT (cc.c).
+ */
+static void xtp_veno_sample(struct sock *sk, const struct xtp_rate_sample *rs)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct xtp_reno *v = &xs->cc.reno;
+
+	if (!rs->rtt_us)
+		return;
+	if (rs->prior_delivered >= v->round_end) {
+		v->round_end = xs->cc.delivered;
+		if (v->round_rtt_us)
+			v->prev_rtt_us = v->round_rtt_us;
+		v->round_rtt_us = 0;
+	}
+	if (!v->round_rtt_us || rs->rtt_us < v->round_rtt_us)
+		v->round_rtt_us = rs->rtt_us;
+	if (!v->base_rtt_us || rs->rtt_us < v->base_rtt_us)
+		v->base_rtt_us = rs->rtt_us;
 }
 
 static void xtp_veno_acked(struct sock *sk, u32 bytes)
@@ -178,5 +212,6 @@ const struct xtp_cc_ops xtp_cc_veno = {
 	.acked		= xtp_veno_acked,
 	.loss		= xtp_veno_loss,
 	.handshake_end	= xtp_newreno_handshake_end,
+	.sample		= xtp_veno_sample,
 	.undo		= xtp_newreno_undo,
 };

@@ -502,10 +502,19 @@ struct xtp_rate_acc {
  * struct xtp_reno - NewReno's and Veno's own state (cc_newreno.c)
  * @prior_cwnd: the window before the last cut, should it be undone
  * @prior_ssthresh: the threshold then
+ * @round_end: Veno: the total delivered that ends the current round trip
+ * @base_rtt_us: Veno: the least RTT of any delivery-rate sample
+ * @round_rtt_us: Veno: the least RTT sampled in the current round, 0 for
+ *	none yet
+ * @prev_rtt_us: Veno: the least RTT sampled in the round before, 0 for none
  */
 struct xtp_reno {
 	u32 prior_cwnd;
 	u32 prior_ssthresh;
+	u64 round_end;
+	u32 base_rtt_us;
+	u32 round_rtt_us;
+	u32 prev_rtt_us;
 };
 
 /**
