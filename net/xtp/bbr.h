@@ -38,6 +38,12 @@ enum xtp_bbr_mode {
  *	acknowledgment covers was sent
  * @interval_ns: the longer of the send and the acknowledgment intervals
  * @rtt_us: the RTT of that packet, 0 for none
+ * @sacked: that packet was reported beyond a hole: it overtook an older
+ *	one, or one was lost.  Its RTT is no sample of the path's least: a
+ *	reordering path (netem's reorder, a packet that skips the delay)
+ *	gives such packets a fraction of the RTT the others take
+ * @srtt_us: the sender's smoothed RTT, 0 for none: an RTT below
+ *	1/%XTP_BBR_RTT_FAR of it is one packet's luck, not the path's least
  * @lost: bytes newly marked lost
  * @app_limited: the sender had nothing to send when that packet left:
  *	a low rate says nothing of the path
@@ -49,7 +55,9 @@ struct xtp_rate_sample {
 	u64 prior_delivered;
 	u64 interval_ns;
 	u32 rtt_us;
+	u32 srtt_us;
 	u32 lost;
+	bool sacked;
 	bool app_limited;
 	bool idle_restart;
 };
@@ -104,6 +112,12 @@ struct xtp_bbr {
 #define XTP_BBR_BW_ROUNDS	10
 /* The minimum RTT filter's window. */
 #define XTP_BBR_MIN_RTT_NS	(10ULL * 1000000000ULL)
+/*
+ * An RTT sample this many times below the smoothed RTT does not become
+ * the least RTT: it is an outlier until SRTT comes down towards it, as
+ * it does within a few samples when the path's delay really fell.
+ */
+#define XTP_BBR_RTT_FAR		8
 /* How long PROBE_RTT holds the window down. */
 #define XTP_BBR_PROBE_RTT_NS	(200ULL * 1000000ULL)
 /*

@@ -289,6 +289,7 @@ void xtp_rate_delivered(struct sock *sk, const struct sk_buff *skb)
 	acc->first_ns = cb->xmit_ns - cb->tx_flight_age;
 	acc->xmit_ns = cb->xmit_ns;
 	acc->rtx = cb->rtx;
+	acc->sacked = cb->sacked;
 	acc->app_limited = cb->tx_app_limited;
 	acc->idle = cb->tx_idle;
 }
@@ -335,6 +336,8 @@ void xtp_rate_sample(struct sock *sk)
 		if (!acc->rtx)
 			rs.rtt_us = (u32)div_u64(now - acc->xmit_ns,
 						 NSEC_PER_USEC);
+		rs.sacked = acc->sacked;
+		rs.srtt_us = xs->rtt.srtt_us;
 		rs.app_limited = acc->app_limited;
 		rs.idle_restart = acc->idle;
 	} else {

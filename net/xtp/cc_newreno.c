@@ -141,14 +141,16 @@ static bool xtp_veno_congested(const struct xtp_sock *xs)
 
 /*
  * A round trip ends when a packet sent after it began is delivered; each
- * keeps its least RTT.  Retransmissions bring no RTT (cc.c).
+ * keeps its least RTT.  Retransmissions bring no RTT (cc.c), nor here do
+ * packets reported beyond a hole: one that overtook others would set a
+ * base RTT the path does not have.
  */
 static void xtp_veno_sample(struct sock *sk, const struct xtp_rate_sample *rs)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 	struct xtp_reno *v = &xs->cc.reno;
 
-	if (!rs->rtt_us)
+	if (!rs->rtt_us || rs->sacked)
 		return;
 	if (rs->prior_delivered >= v->round_end) {
 		v->round_end = xs->cc.delivered;

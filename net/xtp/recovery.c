@@ -294,9 +294,10 @@ void xtp_rtx_ecntl(struct sock *sk, const struct xtp_wire_pkt *pkt)
 		    !xtp_sack_walk_covers(&walk, cb->seq, cb->seq + skb->len))
 			continue;
 		xtp_rtx_check_spurious(sk, skb);
+		/* Set first: the rate sample takes it (cc.c). */
+		cb->sacked = 1;
 		xtp_rate_delivered(sk, skb);
 		xtp_rtx_unheard_clear(xs, skb);
-		cb->sacked = 1;
 		xs->rec.sacked_out += skb->len;
 		if (cb->lost) {
 			cb->lost = 0;

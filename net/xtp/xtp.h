@@ -484,6 +484,7 @@ struct xtp_rtt {
  * @xmit_ns: when that packet was sent
  * @any: it delivered something
  * @rtx: that packet was sent more than once (no RTT from it)
+ * @sacked: an ECNTL span reported that packet, beyond a hole
  * @app_limited: that packet left while the sender ran out of data
  * @idle: that packet left with nothing else in flight
  */
@@ -494,6 +495,7 @@ struct xtp_rate_acc {
 	u64 xmit_ns;
 	bool any;
 	bool rtx;
+	bool sacked;
 	bool app_limited;
 	bool idle;
 };

@@ -457,6 +457,66 @@ TEST(probe_rtt)
 }
 
 /*
+ * Luck is no least RTT.  A packet reported beyond a hole overtook an
+ * older one, and one acknowledged in order 1/8 of SRTT or less is alone
+ * there: their 71 us (of a 20 ms path through netem's reorder, a tenth
+ * of the packets skipping the delay) do not become the least RTT, and
+ * the window stays about two BDPs of the path.  The same RTT without an
+ * SRTT to compare (MTP's samples) does.
+ */
+TEST(lucky_packet_is_no_least_rtt)
+{
+	struct xtp_rate_sample rs = { .rtt_us = 71 };
+	struct sim s;
+	u32 cwnd;
+
+	sim_init(&s, MBPS(20), 20, 2 * MBPS(20) / 50, 0);
+	sim_run(&s, 2000);
+	ASSERT_LE(s.b.min_rtt_us, 21000);
+	cwnd = xtp_bbr_cwnd(&s.b, MSS);
+	rs.prior_delivered = s.delivered;
+	rs.sacked = true;
+	xtp_bbr_update(&s.b, &rs, s.delivered, s.inflight, MSS, s.now);
+	EXPECT_GE(s.b.min_rtt_us, 20000);
+	rs.sacked = false;
+	rs.srtt_us = 20000;
+	xtp_bbr_update(&s.b, &rs, s.delivered, s.inflight, MSS, s.now);
+	EXPECT_GE(s.b.min_rtt_us, 20000);
+	EXPECT_EQ(cwnd, xtp_bbr_cwnd(&s.b, MSS));
+	rs.srtt_us = 0;
+	xtp_bbr_update(&s.b, &rs, s.delivered, s.inflight, MSS, s.now);
+	EXPECT_EQ(71, s.b.min_rtt_us);
+	EXPECT_LT(xtp_bbr_cwnd(&s.b, MSS), cwnd / 4);
+	free(s.q);
+}
+
+/*
+ * The path's delay falls from 50 to 5 ms: SRTT follows the new samples
+ * down, and within a few of them they are the least RTT.
+ */
+TEST(a_shorter_path_is_taken_once_srtt_follows)
+{
+	struct xtp_rate_sample rs = { .rtt_us = 5000 };
+	u32 srtt = 50000;
+	struct sim s;
+	int n;
+
+	sim_init(&s, MBPS(20), 50, 2 * MBPS(20) / 20, 0);
+	sim_run(&s, 2000);
+	ASSERT_GE(s.b.min_rtt_us, 50000);
+	rs.prior_delivered = s.delivered;
+	for (n = 0; n < 40 && s.b.min_rtt_us > 5000; n++) {
+		rs.srtt_us = srtt;
+		xtp_bbr_update(&s.b, &rs, s.delivered, s.inflight, MSS, s.now);
+		srtt = srtt - srtt / 8 + rs.rtt_us / 8;
+	}
+	EXPECT_EQ(5000, s.b.min_rtt_us);
+	EXPECT_GE(n, 2);
+	EXPECT_LE(n, 12);
+	free(s.q);
+}
+
+/*
  * Acknowledgments that come in a burst show a rate the path does not
  * have: a sample over less than the least RTT does not raise the
  * estimate, the same sample over a round trip does.
