@@ -894,7 +894,7 @@ static inline void xtp_drop(struct sock *sk, struct sk_buff *skb,
 	(((seg) - XTP_WIRE_ECNTL_LEN) / XTP_WIRE_SPAN_LEN)
 #define XTP_ECNTL_MAX_SPANS	XTP_ECNTL_SPANS_IN(XTP_BASE_PROBE_DATA)
 #define XTP_ECNTL_CUT_SPANS	XTP_ECNTL_SPANS_IN(XTP_MIN_PROBE_DATA)
-#define XTP_DEFAULT_CC		XTP_CC_VENO
+#define XTP_DEFAULT_CC		XTP_CC_BBR
 
 /**
  * struct xtp_cc_ops - a congestion controller

@@ -180,9 +180,9 @@ ktap_check "XTPSOCK_FASTNAK: the gap is reported before the burst's SREQ" \
 dflt=$(ip netns exec "$NS_C" sysctl -n net.xtp.cc)
 ip netns exec "$NS_C" sysctl -qw net.xtp.cc=5 2>/dev/null
 rc=$?
-ktap_check "net.xtp.cc=5 refused, the default stays Veno (3)" \
-	'[ $rc -ne 0 ] && [ "$dflt" = 3 ] &&
-	 [ "$(ip netns exec "$NS_C" sysctl -n net.xtp.cc)" = 3 ]'
+ktap_check "net.xtp.cc=5 refused, the default stays BBR (4)" \
+	'[ $rc -ne 0 ] && [ "$dflt" = 4 ] &&
+	 [ "$(ip netns exec "$NS_C" sysctl -n net.xtp.cc)" = 4 ]'
 ip netns exec "$NS_C" sysctl -qw net.xtp.cc=1
 run bysysctl ""
 rc=$?
