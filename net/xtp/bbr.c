@@ -274,18 +274,13 @@ static void xtp_bbr_min_rtt(struct xtp_bbr *b, const struct xtp_rate_sample *rs,
 	bool expired = now_ns - b->min_rtt_stamp_ns > XTP_BBR_MIN_RTT_NS;
 
 	/*
-	 * A packet that overtook others says how fast it went, not how
-	 * fast the path is, and so does one far below the smoothed RTT:
+	 * A lucky packet says how fast it went, not how fast the path is:
 	 * through netem's "reorder 10%" (a tenth of the packets skip the
 	 * delay) such samples came to 56-71 us of a 20 ms RTT, and two BDPs
 	 * of that held the window at its floor (3 Mbit/s where Veno made
-	 * 23).  A sender that waits for flow control overtakes nothing: its
-	 * lucky packet is acknowledged in order.
+	 * 23).
 	 */
-	bool luck = rs->sacked ||
-		    (u64)rs->rtt_us * XTP_BBR_RTT_FAR < rs->srtt_us;
-
-	if (rs->rtt_us && !luck &&
+	if (rs->rtt_us && !xtp_rtt_lucky(rs) &&
 	    (!b->min_rtt_us || rs->rtt_us <= b->min_rtt_us || expired)) {
 		b->min_rtt_us = rs->rtt_us;
 		b->min_rtt_stamp_ns = now_ns;

@@ -131,6 +131,22 @@ struct xtp_bbr {
 #define XTP_BBR_LOSS_PCT	2
 #define XTP_BBR_QUEUE_PCT	125
 
+/**
+ * xtp_rtt_lucky() - is @rs's RTT one packet's luck, not the path's least?
+ * @rs: the sample
+ *
+ * Its packet overtook an older one (reported beyond a hole), or it came
+ * back in under 1/%XTP_BBR_RTT_FAR of SRTT: through netem's "reorder"
+ * such packets skip the delay, and a sender held to its flow-control
+ * window overtakes nothing, so its lucky packet is acknowledged in order.
+ *
+ * Return: true if the least RTT should not take it.
+ */
+static inline bool xtp_rtt_lucky(const struct xtp_rate_sample *rs)
+{
+	return rs->sacked || (u64)rs->rtt_us * XTP_BBR_RTT_FAR < rs->srtt_us;
+}
+
 void xtp_bbr_init(struct xtp_bbr *b, u64 now_ns);
 void xtp_bbr_update(struct xtp_bbr *b, const struct xtp_rate_sample *rs,
 		    u64 delivered_total, u32 inflight, u32 mss, u64 now_ns);

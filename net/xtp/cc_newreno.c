@@ -17,16 +17,18 @@
  *
  * NewReno halves the window on every loss.  Veno (Fu and Liew, IEEE JSAC
  * 21(2), 2003) estimates how much of the window sits in queues,
- * cwnd * (1 - base RTT / RTT), where RTT is the least delivery-rate sample
- * of the current and the previous round trip, as Vegas takes the least
- * of a round: a queue that stands shows in every sample, a scheduling
- * stall or a slow first answer in one only.  (SRTT, which such a sample
- * lifts for a dozen more, made a 100 ms path with nothing queued look
- * congested after a 211 ms first answer.)  Below three packets the path
- * is not congested: a loss was random, so the window only drops to 4/5,
- * and it grows as NewReno's does.  Otherwise a loss halves it, and it grows one
- * packet every other window: beside TCP CUBIC at a one-BDP tail-drop
- * queue, growing every window took about 60% of the link (xtp_fair.sh).
+ * cwnd * (1 - base RTT / RTT), where RTT is the least of the last
+ * XTP_VENO_RECENT delivery-rate samples and the base RTT the least ever:
+ * a queue that stands shows in every sample, a scheduling stall or a
+ * slow first answer in one.  (SRTT, which such a sample lifts for a dozen
+ * more, made a 100 ms path with nothing queued look congested after a
+ * 211 ms first answer.  The least of a round or two was robust but blind
+ * to a queue in the first rounds, whose least was the base itself.)
+ * Below three packets the path is not congested: a loss was random, so
+ * the window only drops to 4/5, and it grows as NewReno's does.
+ * Otherwise a loss halves it, and it grows one packet every other
+ * window: beside TCP CUBIC at a one-BDP tail-drop queue, growing every
+ * window took about 60% of the link (xtp_fair.sh).
  */
 #include <net/sock.h>
 
@@ -124,43 +126,40 @@ static void xtp_newreno_loss(struct sock *sk)
 
 /*
  * Veno: does the window put at least XTP_VENO_QUEUED packets in queues?
- * Without a sample yet nothing says so.
+ * Without a sample of the path's base RTT yet nothing says so.
  */
 static bool xtp_veno_congested(const struct xtp_sock *xs)
 {
 	const struct xtp_reno *v = &xs->cc.reno;
-	u32 rtt = v->round_rtt_us;
+	u32 rtt = 0, base = v->base_rtt_us;
 	u64 queued = 0;
+	int i;
 
-	if (!rtt || (v->prev_rtt_us && v->prev_rtt_us < rtt))
-		rtt = v->prev_rtt_us;
-	if (rtt > v->base_rtt_us)
-		queued = div_u64((u64)xs->cc.cwnd * (rtt - v->base_rtt_us), rtt);
+	for (i = 0; i < XTP_VENO_RECENT; i++)
+		if (v->recent_us[i] && (!rtt || v->recent_us[i] < rtt))
+			rtt = v->recent_us[i];
+	if (base && rtt > base)
+		queued = div_u64((u64)xs->cc.cwnd * (rtt - base), rtt);
 	return queued >= XTP_VENO_QUEUED * xtp_seg_limit(xs);
 }
 
 /*
- * A round trip ends when a packet sent after it began is delivered; each
- * keeps its least RTT.  Retransmissions bring no RTT (cc.c), nor here do
- * packets reported beyond a hole: one that overtook others would set a
- * base RTT the path does not have.
+ * Every RTT sample joins the recent ones, SACKed ones too: under steady
+ * loss most packets are delivered beyond a hole, and their RTTs are as
+ * true as any.  The base RTT takes no lucky packet's (xtp_rtt_lucky()):
+ * one that overtook others, or one far below SRTT, would make every
+ * later RTT look queued.  Retransmissions bring no RTT (cc.c).
  */
 static void xtp_veno_sample(struct sock *sk, const struct xtp_rate_sample *rs)
 {
-	struct xtp_sock *xs = xtp_sk(sk);
-	struct xtp_reno *v = &xs->cc.reno;
+	struct xtp_reno *v = &xtp_sk(sk)->cc.reno;
 
-	if (!rs->rtt_us || rs->sacked)
+	if (!rs->rtt_us)
 		return;
-	if (rs->prior_delivered >= v->round_end) {
-		v->round_end = xs->cc.delivered;
-		if (v->round_rtt_us)
-			v->prev_rtt_us = v->round_rtt_us;
-		v->round_rtt_us = 0;
-	}
-	if (!v->round_rtt_us || rs->rtt_us < v->round_rtt_us)
-		v->round_rtt_us = rs->rtt_us;
-	if (!v->base_rtt_us || rs->rtt_us < v->base_rtt_us)
+	v->recent_us[v->recent_idx] = rs->rtt_us;
+	v->recent_idx = (v->recent_idx + 1) % XTP_VENO_RECENT;
+	if (!xtp_rtt_lucky(rs) &&
+	    (!v->base_rtt_us || rs->rtt_us < v->base_rtt_us))
 		v->base_rtt_us = rs->rtt_us;
 }
 

@@ -1746,9 +1746,9 @@ static u32 xtp_kt_grow(struct sock *sk, u32 segs)
 
 /*
  * NewReno grows one packet per window acknowledged; so does Veno while
- * less than three packets queue (the round's RTT at the base RTT), and
+ * less than three packets queue (the recent RTT at the base RTT), and
  * one per two windows once its window keeps three or more in queues (the
- * round's RTT twice the base: half of a 10-packet window queues).
+ * recent RTT twice the base: half of a 10-packet window queues).
  */
 static void xtp_cc_veno_growth(struct kunit *test)
 {
@@ -1768,7 +1768,7 @@ static void xtp_cc_veno_growth(struct kunit *test)
 		xs->cc.cwnd = 10 * seg;
 		xs->cc.ssthresh = 2 * seg;
 		xs->cc.reno.base_rtt_us = 40000;
-		xs->cc.reno.round_rtt_us = rtt[i];
+		xs->cc.reno.recent_us[0] = rtt[i];
 		KUNIT_EXPECT_EQ_MSG(test, xtp_kt_grow(sk, 10), want[i],
 				    "%s, RTT %u us", xs->cc.ops->name, rtt[i]);
 	}
@@ -1779,20 +1779,22 @@ static void xtp_cc_veno_growth(struct kunit *test)
 }
 
 /*
- * Veno takes the least RTT of this round and the last: after a slow
- * first answer (211 ms on a 100 ms path, as the first run in a TCG guest
- * gave) a loss a round later is no congestion, a 4/5 cut counted random;
- * a queue standing through two rounds halves the window.
+ * Veno takes the least of the last four RTTs against the base RTT.  After
+ * a slow first answer (211 ms on a 100 ms path, as the first run in a TCG
+ * guest gave) a loss is no congestion, a 4/5 cut counted random; a queue
+ * from the second round on halves the window; a packet that overtook
+ * others (SACKed, 71 us) does not become the base.
  */
-static void xtp_cc_veno_round_rtt(struct kunit *test)
+static void xtp_cc_veno_recent_rtt(struct kunit *test)
 {
 	static const struct {
-		u32 round[4];	/* round trip of each sample, from 0 */
-		u32 rtt_us[4];
+		u32 rtt_us[6];
+		u8 sacked;	/* bit j: sample j was SACKed */
 		u32 pct;	/* the window after the loss, percent */
 	} c[] = {
-		{ { 0, 1, 1, 1 }, { 211000, 100500, 105500, 101000 }, 80 },
-		{ { 0, 1, 2, 2 }, { 100000, 160000, 160000, 165000 }, 50 },
+		{ { 211000, 100500, 105500, 101000, 100800 }, 0, 80 },
+		{ { 100000, 150000, 155000, 160000, 158000 }, 0, 50 },
+		{ { 20000, 71, 20500, 20400, 20300, 20600 }, 1 << 1, 80 },
 	};
 	struct sock *sk = xtp_kt_socket(test);
 	struct xtp_sock *xs = xtp_sk(sk);
@@ -1805,13 +1807,12 @@ static void xtp_cc_veno_round_rtt(struct kunit *test)
 		xs->cc.id = XTP_CC_VENO;
 		xtp_cc_start(sk);
 		KUNIT_ASSERT_NOT_NULL(test, xs->cc.ops->sample);
-		for (j = 0; j < ARRAY_SIZE(c[i].rtt_us); j++) {
+		for (j = 0; j < ARRAY_SIZE(c[i].rtt_us) && c[i].rtt_us[j]; j++) {
 			struct xtp_rate_sample rs = {
-				.prior_delivered = 10ULL * seg * c[i].round[j],
 				.rtt_us = c[i].rtt_us[j],
+				.sacked = !!(c[i].sacked & (1 << j)),
 			};
 
-			xs->cc.delivered = rs.prior_delivered + seg;
 			xs->cc.ops->sample(sk, &rs);
 		}
 		/* What SRTT made of the first answer when that loss came. */
@@ -1863,7 +1864,7 @@ static void xtp_cc_rtt_answer_frees_older(struct kunit *test)
 
 static struct kunit_case xtp_cc_cases[] = {
 	KUNIT_CASE(xtp_cc_veno_growth),
-	KUNIT_CASE(xtp_cc_veno_round_rtt),
+	KUNIT_CASE(xtp_cc_veno_recent_rtt),
 	KUNIT_CASE(xtp_cc_rtt_answer_frees_older),
 	{}
 };

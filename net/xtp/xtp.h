@@ -500,23 +500,24 @@ struct xtp_rate_acc {
 	bool idle;
 };
 
+/* Veno judges the queue by the least of this many recent RTT samples. */
+#define XTP_VENO_RECENT		4
+
 /**
  * struct xtp_reno - NewReno's and Veno's own state (cc_newreno.c)
  * @prior_cwnd: the window before the last cut, should it be undone
  * @prior_ssthresh: the threshold then
- * @round_end: Veno: the total delivered that ends the current round trip
- * @base_rtt_us: Veno: the least RTT of any delivery-rate sample
- * @round_rtt_us: Veno: the least RTT sampled in the current round, 0 for
- *	none yet
- * @prev_rtt_us: Veno: the least RTT sampled in the round before, 0 for none
+ * @base_rtt_us: Veno: the least RTT of any delivery-rate sample but a
+ *	lucky packet's (xtp_rtt_lucky()), 0 for none yet
+ * @recent_us: Veno: the last %XTP_VENO_RECENT RTT samples, 0 for none
+ * @recent_idx: Veno: the slot of @recent_us the next sample takes
  */
 struct xtp_reno {
 	u32 prior_cwnd;
 	u32 prior_ssthresh;
-	u64 round_end;
 	u32 base_rtt_us;
-	u32 round_rtt_us;
-	u32 prev_rtt_us;
+	u32 recent_us[XTP_VENO_RECENT];
+	u8 recent_idx;
 };
 
 /**

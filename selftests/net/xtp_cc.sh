@@ -117,10 +117,10 @@ ktap_check "NewReno, 10th packet dropped: one halving" \
 # Veno takes the same loss as random.  netem's RTT keeps the emulator's
 # scheduling jitter small against it.  Veno takes the loss for
 # congestion once cwnd * (1 - base RTT / RTT) reaches three packets, RTT
-# being the least sample of this round and the last: with the 19 packets
-# the window has when the loss is found, every sample of two rounds 19%
-# above the base.  Under SRTT the first answer alone did it: 211 ms on
-# the guest's first run, SRTT 150 ms when the loss came (a halving).
+# being the least of the last four samples: with the 19 packets the
+# window has when the loss is found, four samples in a row 19% above the
+# base.  Under SRTT the first answer alone did it: 211 ms on the guest's
+# first run, SRTT 150 ms when the loss came (a halving).
 xtp_netem_both delay 50ms
 reno_drop veno_loss Veno "--cc veno"
 xtp_netem_both
