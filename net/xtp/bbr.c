@@ -25,6 +25,21 @@
  * CUBIC at a queue of one BDP the old cap kept 86% of the bottleneck
  * (Jain's index 0.65; selftests/unit/test_bbr_share.c).
  *
+ * Nor does random loss lower the bandwidth.  Delivery rates count only
+ * what arrived, so through a path that loses a share p of the packets
+ * at random they measure (1 - p) of the rate sent: PROBE_BW's 5/4 then
+ * delivers less than the estimate once p passes 20%, every window of the
+ * filter ages to a lower one, and the rate spirals down to the least
+ * window (MTP through 40% loss each way: 1 MB took 50 s, where its
+ * loss-based window took 5).  So the model learns p from the rounds it
+ * cruises in (not those that probe or the one after: their loss is
+ * what the probe found) and takes the rate sent, 1 / (1 - 15/16 p) times
+ * the rate delivered, for the bandwidth; unless the last probe found
+ * the pipe full, its packets delivered at no higher a rate than
+ * cruising did: then the loss is a queue's that overflows before the RTT
+ * shows it (a shallow buffer), and compensated for, it would hold any
+ * rate above the bottleneck, the loss it caused paying for itself.
+ *
  * Pure arithmetic: no clock and no socket, so selftests/unit/test_bbr.c
  * drives it with made-up samples.
  */
@@ -44,6 +59,15 @@
 #define XTP_BBR_LOSS_CAP_PCT	60
 #define XTP_BBR_MIN_CWND_SEGS	4
 #define XTP_BBR_QUANTUM_MAX	(64 * 1024)
+/*
+ * Random loss: compensated to 15/16, averaged over 8 rounds, up to 3/4; a
+ * probe that raises the delivery rate less than 1/8 found the pipe full.
+ */
+#define XTP_BBR_LOSS_COMP	15
+#define XTP_BBR_LOSS_COMP_DIV	16
+#define XTP_BBR_LOSS_AVG_SHIFT	3
+#define XTP_BBR_LOSS_MAX	(3 * XTP_BBR_LOSS_SCALE / 4)
+#define XTP_BBR_PROBE_GROWTH_DIV	8
 
 static const u16 xtp_bbr_cycle[XTP_BBR_CYCLE_LEN] = {
 	5 * XTP_BBR_UNIT / 4, 3 * XTP_BBR_UNIT / 4,
@@ -64,6 +88,12 @@ void xtp_bbr_init(struct xtp_bbr *b, u64 now_ns)
 	};
 }
 
+/* The largest delivery rate of the filter's window. */
+static u64 xtp_bbr_bw_delivered(const struct xtp_bbr *b)
+{
+	return max(b->bw_max[0], b->bw_max[1]);
+}
+
 /**
  * xtp_bbr_bw() - the bandwidth the model uses
  * @b: the model
@@ -72,8 +102,14 @@ void xtp_bbr_init(struct xtp_bbr *b, u64 now_ns)
  */
 u64 xtp_bbr_bw(const struct xtp_bbr *b)
 {
-	u64 bw = max(b->bw_max[0], b->bw_max[1]);
+	u64 bw = xtp_bbr_bw_delivered(b);
+	u32 p = min_t(u32, b->random_loss, XTP_BBR_LOSS_MAX);
 
+	/* The rate sent that delivered it (the top of this file). */
+	if (!b->pipe_full) {
+		p = p * XTP_BBR_LOSS_COMP / XTP_BBR_LOSS_COMP_DIV;
+		bw = div_u64(bw * XTP_BBR_LOSS_SCALE, XTP_BBR_LOSS_SCALE - p);
+	}
 	return b->bw_lo ? min(bw, b->bw_lo) : bw;
 }
 
@@ -134,6 +170,39 @@ static bool xtp_bbr_new_round(struct xtp_bbr *b,
 }
 
 /*
+ * At a round's end: the round that carried a probe's packets says whether
+ * the pipe is full; one without congestion that neither probed nor
+ * carried a probe's packets adds its loss to the average of random loss.
+ * Both compare with the cruising rounds' delivery rate and loss.
+ */
+static void xtp_bbr_learn_loss(struct xtp_bbr *b, bool lossy)
+{
+	u64 total = (u64)b->round_delivered + b->round_lost;
+	u64 round_bw = b->round_bw;
+	u32 share;
+
+	b->round_bw = 0;
+	if (!total || !b->full_bw_reached)
+		return;
+	/* The round that carried the probe's packets. */
+	if (b->round == b->high_round + 2) {
+		b->pipe_full = round_bw * XTP_BBR_PROBE_GROWTH_DIV <
+			       b->cruise_bw * (XTP_BBR_PROBE_GROWTH_DIV + 1);
+		b->cruise_bw = 0;
+		return;
+	}
+	if (b->round < b->high_round + 2)
+		return;
+	b->cruise_bw = max(b->cruise_bw, round_bw);
+	if (lossy)
+		return;
+	share = (u32)div64_u64((u64)b->round_lost * XTP_BBR_LOSS_SCALE, total);
+	b->random_loss = b->random_loss -
+			 (b->random_loss >> XTP_BBR_LOSS_AVG_SHIFT) +
+			 (share >> XTP_BBR_LOSS_AVG_SHIFT);
+}
+
+/*
  * The windowed maximum: two buckets of XTP_BBR_BW_ROUNDS rounds each.  A
  * bucket ages only when a sample measures something: rounds of nothing
  * but spurious retransmissions, acked a moment after they went, would
@@ -155,8 +224,9 @@ static void xtp_bbr_bw_sample(struct xtp_bbr *b,
 		b->bw_win_round = b->round;
 	}
 	bw = div64_u64(rs->delivered * NSEC_PER_SEC, rs->interval_ns);
+	b->round_bw = max(b->round_bw, bw);
 	/* An application-limited sample only ever raises the estimate. */
-	if (rs->app_limited && bw < xtp_bbr_bw(b))
+	if (rs->app_limited && bw < xtp_bbr_bw_delivered(b))
 		return;
 	b->bw_max[0] = max(b->bw_max[0], bw);
 }
@@ -191,6 +261,7 @@ static bool xtp_bbr_round_lossy(struct xtp_bbr *b)
 {
 	bool lossy = xtp_bbr_congested(b, 0);
 
+	xtp_bbr_learn_loss(b, lossy);
 	if (lossy && !b->in_episode)
 		b->bw_lo = div_u64(xtp_bbr_bw(b) * XTP_BBR_LOSS_CAP_PCT, 100);
 	b->in_episode = lossy;
@@ -340,6 +411,8 @@ void xtp_bbr_update(struct xtp_bbr *b, const struct xtp_rate_sample *rs,
 	b->round_lost += rs->lost;
 	if (rs->rtt_us && (!b->round_rtt_us || rs->rtt_us < b->round_rtt_us))
 		b->round_rtt_us = rs->rtt_us;
+	if (xtp_bbr_pacing_gain(b) > XTP_BBR_UNIT)
+		b->high_round = b->round;
 	xtp_bbr_bw_sample(b, rs);
 	if (round_start && b->mode == XTP_BBR_STARTUP)
 		xtp_bbr_check_full_bw(b, lossy, rs->app_limited);

@@ -85,6 +85,12 @@ struct xtp_rate_sample {
  * @full_bw_cnt: STARTUP: rounds in a row without 25% growth
  * @full_bw_reached: STARTUP found the bottleneck
  * @in_episode: the last round was congested: its loss episode has cut
+ * @high_round: the last round in which the model sent above its
+ *	estimate (STARTUP, or PROBE_BW's 5/4 phase)
+ * @random_loss: the share of what cruising rounds sent that was lost
+ *	without congestion, in 1/%XTP_BBR_LOSS_SCALE, a moving average
+ * @pipe_full: the last probe lost more than cruising does: the loss
+ *	is not all random, and the model takes the delivery rate as it is
  */
 struct xtp_bbr {
 	u64 bw_max[2];
@@ -106,6 +112,11 @@ struct xtp_bbr {
 	u8 full_bw_cnt;
 	bool full_bw_reached;
 	bool in_episode;
+	u64 high_round;
+	u64 round_bw;
+	u64 cruise_bw;
+	u32 random_loss;
+	bool pipe_full;
 };
 
 /* The bandwidth filter's window, in round trips (10 to 20 are kept). */
@@ -130,6 +141,8 @@ struct xtp_bbr {
  */
 #define XTP_BBR_LOSS_PCT	2
 #define XTP_BBR_QUEUE_PCT	125
+/* &xtp_bbr.random_loss is in these units. */
+#define XTP_BBR_LOSS_SCALE	1024
 
 /**
  * xtp_rtt_lucky() - is @rs's RTT one packet's luck, not the path's least?
