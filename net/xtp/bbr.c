@@ -32,13 +32,14 @@
  * filter ages to a lower one, and the rate spirals down to the least
  * window (MTP through 40% loss each way: 1 MB took 50 s, where its
  * loss-based window took 5).  So the model learns p from the rounds it
- * cruises in (not those that probe or the one after: their loss is
- * what the probe found) and takes the rate sent, 1 / (1 - 15/16 p) times
- * the rate delivered, for the bandwidth; unless the last probe found
- * the pipe full, its packets delivered at no higher a rate than
- * cruising did: then the loss is a queue's that overflows before the RTT
- * shows it (a shallow buffer), and compensated for, it would hold any
- * rate above the bottleneck, the loss it caused paying for itself.
+ * cruises in (not the probe's, nor the two after it that carry and may
+ * report its losses) and takes up to 1 / (1 - 15/16 p) times the
+ * delivered rate for the bandwidth: all of p after a 5/4 probe that
+ * raised the delivery rate by 1/8 over cruising, half as much after
+ * each one that did not.  Such a probe found the pipe full, and the
+ * loss is a queue's that overflows before the RTT shows it (a shallow
+ * buffer): compensated for, it would hold any rate above the
+ * bottleneck, the loss it caused paying for itself.
  *
  * Pure arithmetic: no clock and no socket, so selftests/unit/test_bbr.c
  * drives it with made-up samples.
@@ -60,8 +61,9 @@
 #define XTP_BBR_MIN_CWND_SEGS	4
 #define XTP_BBR_QUANTUM_MAX	(64 * 1024)
 /*
- * Random loss: compensated to 15/16, averaged over 8 rounds, up to 3/4; a
- * probe that raises the delivery rate less than 1/8 found the pipe full.
+ * Random loss: compensated to 15/16 of it, at most 3/4, averaged over 8
+ * rounds; a probe that raises the delivery rate less than 1/8 found the
+ * pipe full.
  */
 #define XTP_BBR_LOSS_COMP	15
 #define XTP_BBR_LOSS_COMP_DIV	16
@@ -103,13 +105,11 @@ static u64 xtp_bbr_bw_delivered(const struct xtp_bbr *b)
 u64 xtp_bbr_bw(const struct xtp_bbr *b)
 {
 	u64 bw = xtp_bbr_bw_delivered(b);
-	u32 p = min_t(u32, b->random_loss, XTP_BBR_LOSS_MAX);
+	u32 p = min_t(u32, b->comp_loss, XTP_BBR_LOSS_MAX);
 
 	/* The rate sent that delivered it (the top of this file). */
-	if (!b->pipe_full) {
-		p = p * XTP_BBR_LOSS_COMP / XTP_BBR_LOSS_COMP_DIV;
-		bw = div_u64(bw * XTP_BBR_LOSS_SCALE, XTP_BBR_LOSS_SCALE - p);
-	}
+	p = p * XTP_BBR_LOSS_COMP / XTP_BBR_LOSS_COMP_DIV;
+	bw = div_u64(bw * XTP_BBR_LOSS_SCALE, XTP_BBR_LOSS_SCALE - p);
 	return b->bw_lo ? min(bw, b->bw_lo) : bw;
 }
 
@@ -170,28 +170,45 @@ static bool xtp_bbr_new_round(struct xtp_bbr *b,
 }
 
 /*
- * At a round's end: the round that carried a probe's packets says whether
- * the pipe is full; one without congestion that neither probed nor
- * carried a probe's packets adds its loss to the average of random loss.
- * Both compare with the cruising rounds' delivery rate and loss.
+ * At a round's end (@b->round already the next).  The probe's rounds give
+ * its delivery rate; the round after them carries the probe's packets and
+ * says whether the probe raised the rate above the cruising rounds': if
+ * so the path had room, and the compensation is the loss learned; if not
+ * the pipe is full, the loss is not all random, and the compensation
+ * halves.  The round after that may still report the
+ * probe's losses; the rounds after it cruise, and those without
+ * congestion add their loss to the average.  Rounds in which the sender
+ * was application-limited measure neither the path's rate nor its loss.
  */
 static void xtp_bbr_learn_loss(struct xtp_bbr *b, bool lossy)
 {
 	u64 total = (u64)b->round_delivered + b->round_lost;
-	u64 round_bw = b->round_bw;
+	u64 round_bw = b->round_bw, done = b->round - 1;
+	bool app = b->round_app_limited;
 	u32 share;
 
 	b->round_bw = 0;
+	b->round_app_limited = false;
 	if (!total || !b->full_bw_reached)
 		return;
-	/* The round that carried the probe's packets. */
-	if (b->round == b->high_round + 2) {
-		b->pipe_full = round_bw * XTP_BBR_PROBE_GROWTH_DIV <
-			       b->cruise_bw * (XTP_BBR_PROBE_GROWTH_DIV + 1);
+	if (done == b->high_round) {
+		b->probe_bw = app ? U64_MAX : max(b->probe_bw, round_bw);
+		return;
+	}
+	if (done == b->high_round + 1) {
+		if (!app && b->probe_bw != U64_MAX && b->cruise_bw) {
+			round_bw = max(b->probe_bw, round_bw);
+			if (round_bw * XTP_BBR_PROBE_GROWTH_DIV <
+			    b->cruise_bw * (XTP_BBR_PROBE_GROWTH_DIV + 1))
+				b->comp_loss /= 2;
+			else
+				b->comp_loss = b->random_loss;
+		}
+		b->probe_bw = 0;
 		b->cruise_bw = 0;
 		return;
 	}
-	if (b->round < b->high_round + 2)
+	if (done == b->high_round + 2 || app)
 		return;
 	b->cruise_bw = max(b->cruise_bw, round_bw);
 	if (lossy)
@@ -225,6 +242,7 @@ static void xtp_bbr_bw_sample(struct xtp_bbr *b,
 	}
 	bw = div64_u64(rs->delivered * NSEC_PER_SEC, rs->interval_ns);
 	b->round_bw = max(b->round_bw, bw);
+	b->round_app_limited |= rs->app_limited;
 	/* An application-limited sample only ever raises the estimate. */
 	if (rs->app_limited && bw < xtp_bbr_bw_delivered(b))
 		return;

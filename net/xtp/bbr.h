@@ -87,10 +87,17 @@ struct xtp_rate_sample {
  * @in_episode: the last round was congested: its loss episode has cut
  * @high_round: the last round in which the model sent above its
  *	estimate (STARTUP, or PROBE_BW's 5/4 phase)
+ * @round_bw: the largest delivery rate sampled in the current round
+ * @probe_bw: the largest of the last probe's rounds, %U64_MAX if the
+ *	sender was application-limited in one
+ * @cruise_bw: the largest of the cruising rounds since the last probe
  * @random_loss: the share of what cruising rounds sent that was lost
  *	without congestion, in 1/%XTP_BBR_LOSS_SCALE, a moving average
- * @pipe_full: the last probe lost more than cruising does: the loss
- *	is not all random, and the model takes the delivery rate as it is
+ * @comp_loss: the share the bandwidth is compensated for, same units:
+ *	@random_loss after a probe that found room, halved after each one
+ *	that found the pipe full
+ * @round_app_limited: a sample of the current round was
+ *	application-limited
  */
 struct xtp_bbr {
 	u64 bw_max[2];
@@ -114,9 +121,11 @@ struct xtp_bbr {
 	bool in_episode;
 	u64 high_round;
 	u64 round_bw;
+	u64 probe_bw;
 	u64 cruise_bw;
 	u32 random_loss;
-	bool pipe_full;
+	u32 comp_loss;
+	bool round_app_limited;
 };
 
 /* The bandwidth filter's window, in round trips (10 to 20 are kept). */

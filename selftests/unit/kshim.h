@@ -25,6 +25,9 @@ typedef int64_t s64;
 #ifndef U32_MAX
 #define U32_MAX	((u32)~0U)
 #endif
+#ifndef U64_MAX
+#define U64_MAX	((u64)~0ULL)
+#endif
 
 #ifndef __packed
 #define __packed	__attribute__((__packed__))

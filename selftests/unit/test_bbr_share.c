@@ -280,38 +280,53 @@ TEST(deep_queue_is_shared)
 			 4 * MBPS(20) * 40 / 1000), 900);
 }
 
+#define SEEDS	9
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * The model alone through @loss_pct random loss and a queue of @buffer
- * bytes for thirty seconds: returns its goodput over the last twenty, in
- * percent of what the link could deliver ((1 - loss) times its rate), and
- * the share of what it sent that the queue dropped, in 1/1000, in @qdrop.
+ * bytes for thirty seconds, SEEDS times with other random losses: returns
+ * the median goodput over the last twenty, in percent of what the link
+ * could deliver ((1 - loss) times its rate), and the most the queue
+ * dropped of what the model sent, in 1/1000, in @qdrop.
  */
 static unsigned int alone(struct __test_metadata *_metadata, u64 rate,
 			  u64 rtt_ms, u64 buffer, u32 loss_pct,
 			  unsigned int *qdrop)
 {
+	u64 cap = rate * 20 * (100 - loss_pct) / 100;
+	unsigned int pct[SEEDS], i, q;
 	struct share s;
-	u64 g, cap;
 
-	share_init(&s, rate, rtt_ms, buffer);
-	s.l.loss_pct = loss_pct;
-	share_run(&s, 30000, 30000, 20000);
-	g = s.f[0].delivered - s.f[0].mark_delivered;
-	cap = rate * 20 * (100 - loss_pct) / 100;
-	*qdrop = (unsigned int)(s.l.qdrops * 1000 / s.l.sent);
-	TH_LOG("%llu Mbit/s, %llu ms, queue %llu B, %u%% loss: %llu kbit/s of %llu, %u/1000 dropped by the queue, random loss %u/1024%s",
+	*qdrop = 0;
+	for (i = 0; i < SEEDS; i++) {
+		share_init(&s, rate, rtt_ms, buffer);
+		s.l.seed += i * 7919;
+		s.l.loss_pct = loss_pct;
+		share_run(&s, 30000, 30000, 20000);
+		pct[i] = (unsigned int)((s.f[0].delivered -
+					 s.f[0].mark_delivered) * 100 / cap);
+		q = (unsigned int)(s.l.qdrops * 1000 / s.l.sent);
+		*qdrop = q > *qdrop ? q : *qdrop;
+		share_free(&s);
+	}
+	qsort(pct, SEEDS, sizeof(pct[0]), cmp_uint);
+	TH_LOG("%llu Mbit/s, %llu ms, queue %llu B, %u%% loss: %u%% of the link (%u%%..%u%%), the queue dropped up to %u/1000",
 	       (unsigned long long)(rate * 8 / 1000000),
 	       (unsigned long long)rtt_ms, (unsigned long long)buffer,
-	       loss_pct, (unsigned long long)(g * 8 / 1000 / 20),
-	       (unsigned long long)(cap * 8 / 1000 / 20), *qdrop,
-	       s.b.random_loss, s.b.pipe_full ? ", pipe full" : "");
-	share_free(&s);
-	return (unsigned int)(g * 100 / cap);
+	       loss_pct, pct[SEEDS / 2], pct[0], pct[SEEDS - 1], *qdrop);
+	return pct[SEEDS / 2];
 }
 
 /*
  * Random loss is not congestion, at any rate of it: through 40% the
- * model kept 7% of the link before it compensated (bbr.c), 65% after.
+ * model kept 6-9% of the link before it compensated (bbr.c).
  */
 TEST(random_loss_keeps_the_rate)
 {
@@ -323,15 +338,16 @@ TEST(random_loss_keeps_the_rate)
 				pct[i], &q), 50);
 	/* MTP through 40% each way loses 64% of what it asks for. */
 	EXPECT_GE(alone(_metadata, MBPS(20), 40, MBPS(20) * 40 / 1000, 60,
-			&q), 30);
+			&q), 40);
 }
 
 /*
  * A queue of eight packets on a 40 ms path overflows before the RTT can
  * show it, so its drops look random.  Compensated for as random loss they
  * held the rate above the bottleneck (34% of the packets dropped by the
- * queue with 10% random loss beside); the probe that finds the pipe full
- * turns the compensation off, and the queue drops as few as without it.
+ * queue with 10% random loss beside); each probe that finds the pipe full
+ * halves the compensation, and the queue drops about as few as without
+ * it (2.7% of what the model sends with no random loss, either way).
  */
 TEST(shallow_queue_overflow_is_not_random)
 {
