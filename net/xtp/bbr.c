@@ -360,7 +360,9 @@ static void xtp_bbr_cycle_step(struct xtp_bbr *b, u32 inflight, u32 mss,
 static void xtp_bbr_min_rtt(struct xtp_bbr *b, const struct xtp_rate_sample *rs,
 			    u32 inflight, u32 mss, u64 now_ns)
 {
-	bool expired = now_ns - b->min_rtt_stamp_ns > XTP_BBR_MIN_RTT_NS;
+	/* Only a least RTT once seen can expire and want PROBE_RTT. */
+	bool expired = b->min_rtt_us &&
+		       now_ns - b->min_rtt_stamp_ns > XTP_BBR_MIN_RTT_NS;
 
 	/*
 	 * A lucky packet says how fast it went, not how fast the path is:

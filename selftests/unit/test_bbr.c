@@ -653,6 +653,28 @@ TEST(idle_restart_skips_probe_rtt)
 }
 
 /*
+ * A model made long before its first answer (an MTP host whose first
+ * request was repeated for 20 s through heavy loss): samples without an
+ * RTT do not take it to PROBE_RTT, which held MTP's window at four
+ * datagrams there, for a least RTT it never had.
+ */
+TEST(no_probe_rtt_before_an_rtt)
+{
+	struct xtp_rate_sample rs = { .delivered = MSS,
+				      .interval_ns = 30 * MS };
+	struct xtp_bbr b;
+
+	xtp_bbr_init(&b, 0);
+	xtp_bbr_update(&b, &rs, MSS, 0, MSS, 20000 * MS);
+	EXPECT_EQ(XTP_BBR_STARTUP, b.mode);
+	rs.prior_delivered = MSS;
+	rs.rtt_us = 25000;
+	xtp_bbr_update(&b, &rs, 2 * MSS, 0, MSS, 20030 * MS);
+	EXPECT_EQ(XTP_BBR_STARTUP, b.mode);
+	EXPECT_EQ(25000, b.min_rtt_us);
+}
+
+/*
  * A bandwidth so low that one BDP is less than the least window: DRAIN
  * ends once the flight is down to what the model asks to keep in
  * flight, here three send quanta of two packets each, not never.
