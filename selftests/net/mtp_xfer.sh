@@ -178,13 +178,16 @@ ktap_check "cache answered subrequests without mtpd" \
 # tells the client so (pending replies), which then neither repeats them
 # after one repeat interval nor takes them for lost when answers from the
 # kernel's copy overtake them.  Measured: 49 repeats in 64098 requests
-# (0.08%; before the pending replies 180 in 73051); bounded at 1% because
-# TCG under contention has not been measured enough to assert less.  The
+# (0.08%; before the pending replies 180 in 73051); bounded loosely, as
+# TCG under contention stalls the guest past a repeat interval.  The
 # debug kernel (KASAN and lockdep under TCG, several times slower) stalls
 # past a repeat interval more often: 1.2% and 1.5% of 16 MiB in two runs,
 # 3.6% (601 of 16696) in stop 25's CI, 6.1% (1048 of 17124) with a
 # module build running on the host, so its tier sets MTP_REPEAT_PCT=10.
-PCT=${MTP_REPEAT_PCT:-1}
+# Debian's kernel, 32m, the debug kernel building at SCHED_IDLE on the
+# host as in make check (2026-12-03): 215 of 32306 (0.67%) and 392 of
+# 31873 (1.23%), so 2%.
+PCT=${MTP_REPEAT_PCT:-2}
 r=$(field repeats)
 q=$(field requests)
 ktap_check "$BIG without loss: no pending drops ($(ssnmp SrvPendDrops)), pending replies $(ssnmp OutPending)/$(snmp InPending), repeats $r of $q requests (at most $PCT%)" \
