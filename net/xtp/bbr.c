@@ -183,7 +183,8 @@ static bool xtp_bbr_new_round(struct xtp_bbr *b,
 static void xtp_bbr_learn_loss(struct xtp_bbr *b, bool lossy)
 {
 	u64 total = (u64)b->round_delivered + b->round_lost;
-	u64 round_bw = b->round_bw, done = b->round - 1;
+	u64 round_bw = b->round_bw;
+	u32 done = b->round - 1;
 	bool app = b->round_app_limited;
 	u32 share;
 
@@ -392,7 +393,7 @@ static void xtp_bbr_min_rtt(struct xtp_bbr *b, const struct xtp_rate_sample *rs,
 		b->probe_rtt_round = b->round + 1;
 	}
 	if (b->probe_rtt_done_ns && now_ns >= b->probe_rtt_done_ns &&
-	    b->round >= b->probe_rtt_round) {
+	    (s32)(b->round - b->probe_rtt_round) >= 0) {
 		b->min_rtt_stamp_ns = now_ns;
 		if (b->full_bw_reached)
 			xtp_bbr_enter_probe_bw(b, now_ns);

@@ -68,7 +68,8 @@ struct xtp_rate_sample {
  *	window of %XTP_BBR_BW_ROUNDS round trips (bytes/s)
  * @bw_lo: a cap after a round with loss above the threshold, 0 for none
  * @full_bw: STARTUP: the rate the last growth check saw
- * @round: round trips counted
+ * @round: round trips counted (it wraps, as TCP's does: rounds are only
+ *	compared near each other)
  * @round_end: the total delivered that ends the current round trip
  * @bw_win_round: round at which the current @bw_max window began
  * @min_rtt_stamp_ns: when @min_rtt_us was last seen or renewed
@@ -103,29 +104,29 @@ struct xtp_bbr {
 	u64 bw_max[2];
 	u64 bw_lo;
 	u64 full_bw;
-	u64 round;
 	u64 round_end;
-	u64 bw_win_round;
 	u64 min_rtt_stamp_ns;
 	u64 cycle_stamp_ns;
 	u64 probe_rtt_done_ns;
-	u64 probe_rtt_round;
+	u64 round_bw;
+	u64 probe_bw;
+	u64 cruise_bw;
+	u32 round;
+	u32 bw_win_round;
+	u32 probe_rtt_round;
+	u32 high_round;
 	u32 min_rtt_us;
 	u32 round_delivered;
 	u32 round_lost;
 	u32 round_rtt_us;
+	u16 random_loss;
+	u16 comp_loss;
 	u8 mode;
 	u8 cycle_idx;
 	u8 full_bw_cnt;
-	bool full_bw_reached;
-	bool in_episode;
-	u64 high_round;
-	u64 round_bw;
-	u64 probe_bw;
-	u64 cruise_bw;
-	u32 random_loss;
-	u32 comp_loss;
-	bool round_app_limited;
+	u8 full_bw_reached:1,
+	   in_episode:1,
+	   round_app_limited:1;
 };
 
 /* The bandwidth filter's window, in round trips (10 to 20 are kept). */

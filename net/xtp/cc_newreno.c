@@ -59,12 +59,12 @@ static void xtp_reno_grow(struct xtp_sock *xs, u32 bytes, u32 windows)
 		return;
 	if (xs->cc.cwnd < xs->cc.ssthresh) {
 		xs->cc.cwnd += min_t(u32, bytes, 2 * xtp_seg_limit(xs));
-		xs->mib.xp_inc++;
+		xs->cc.reno.n.xp_inc++;
 		return;
 	}
 	round = xs->cc.cwnd * windows;
 	xs->cc.cwnd_count += bytes;
-	xs->mib.lin_inc++;
+	xs->cc.reno.n.lin_inc++;
 	if (xs->cc.cwnd_count >= round) {
 		xs->cc.cwnd_count -= round;
 		xs->cc.cwnd += xtp_seg_limit(xs);
@@ -80,9 +80,9 @@ static void xtp_newreno_acked(struct sock *sk, u32 bytes)
 static void xtp_newreno_decrease(struct xtp_sock *xs, u32 num, u32 den)
 {
 	if (xs->cc.cwnd < xs->cc.ssthresh)
-		xs->mib.xp_dec++;
+		xs->cc.reno.n.xp_dec++;
 	else
-		xs->mib.lin_dec++;
+		xs->cc.reno.n.lin_dec++;
 	xs->cc.ssthresh = max_t(u32, div_u64((u64)xs->cc.cwnd * num, den),
 				2 * xtp_seg_limit(xs));
 	xs->cc.cwnd = xs->cc.ssthresh;
@@ -194,6 +194,11 @@ static void xtp_newreno_handshake_end(struct sock *sk, u32 k, bool lost)
 	xs->cc.in_recovery = 0;
 }
 
+static const struct xtp_cc_counts *xtp_reno_counts(const struct sock *sk)
+{
+	return &xtp_sk(sk)->cc.reno.n;
+}
+
 const struct xtp_cc_ops xtp_cc_newreno = {
 	.id		= XTP_CC_NEWRENO,
 	.name		= "newreno",
@@ -203,6 +208,7 @@ const struct xtp_cc_ops xtp_cc_newreno = {
 	.loss		= xtp_newreno_loss,
 	.handshake_end	= xtp_newreno_handshake_end,
 	.undo		= xtp_newreno_undo,
+	.counts		= xtp_reno_counts,
 };
 
 const struct xtp_cc_ops xtp_cc_veno = {
@@ -215,4 +221,5 @@ const struct xtp_cc_ops xtp_cc_veno = {
 	.handshake_end	= xtp_newreno_handshake_end,
 	.sample		= xtp_veno_sample,
 	.undo		= xtp_newreno_undo,
+	.counts		= xtp_reno_counts,
 };

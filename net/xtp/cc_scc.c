@@ -15,10 +15,6 @@ static void xtp_scc_sync(struct xtp_sock *xs)
 	xs->cc.cwnd = xs->cc.scc.trainsize;
 	xs->cc.ssthresh = xs->cc.scc.linear_thresh;
 	xs->cc.cwnd_count = xs->cc.scc.linear_count;
-	xs->mib.xp_inc = xs->cc.scc.xp_inc;
-	xs->mib.lin_inc = xs->cc.scc.lin_inc;
-	xs->mib.xp_dec = xs->cc.scc.xp_dec;
-	xs->mib.lin_dec = xs->cc.scc.lin_dec;
 }
 
 static void xtp_scc_op_init(struct sock *sk)
@@ -55,6 +51,11 @@ static void xtp_scc_op_handshake_end(struct sock *sk, u32 k, bool lost)
 	xtp_scc_sync(xs);
 }
 
+static const struct xtp_cc_counts *xtp_scc_op_counts(const struct sock *sk)
+{
+	return &xtp_sk(sk)->cc.scc.n;
+}
+
 const struct xtp_cc_ops xtp_cc_scc = {
 	.id		= XTP_CC_SCC,
 	.name		= "scc",
@@ -62,4 +63,5 @@ const struct xtp_cc_ops xtp_cc_scc = {
 	.acked		= xtp_scc_op_acked,
 	.loss		= xtp_scc_op_loss,
 	.handshake_end	= xtp_scc_op_handshake_end,
+	.counts		= xtp_scc_op_counts,
 };

@@ -45,11 +45,11 @@ void xtp_scc_acked(struct xtp_scc *s, u32 bytes)
 {
 	if (s->trainsize < s->linear_thresh) {
 		s->trainsize += bytes;
-		s->xp_inc++;
+		s->n.xp_inc++;
 		return;
 	}
 	s->linear_count += bytes;
-	s->lin_inc++;
+	s->n.lin_inc++;
 	if (s->linear_count >= s->trainsize) {
 		s->linear_count -= s->trainsize;
 		s->trainsize += s->maxdata;
@@ -60,9 +60,9 @@ void xtp_scc_acked(struct xtp_scc *s, u32 bytes)
 static void xtp_scc_decrease(struct xtp_scc *s, u32 trainsize, u32 thresh)
 {
 	if (s->trainsize < s->linear_thresh)
-		s->xp_dec++;
+		s->n.xp_dec++;
 	else
-		s->lin_dec++;
+		s->n.lin_dec++;
 	s->linear_thresh = thresh > 2 * s->maxdata ? thresh : 2 * s->maxdata;
 	s->trainsize = trainsize > s->maxdata ? trainsize : s->maxdata;
 	s->linear_count = 0;

@@ -12,6 +12,7 @@
 #include <linux/net.h>
 #include <linux/poll.h>
 #include <linux/sockios.h>
+#include <linux/tcp.h>
 #include <asm/ioctls.h>
 #include <linux/sched/signal.h>
 #include <net/inet_common.h>
@@ -1168,10 +1169,6 @@ static void xtp_fill_mibstat(struct sock *sk, struct xtp_mibstat *m)
 	m->datasreq_sent = c->datasreq_sent;
 	m->edgebit_set = c->edgebit_set;
 	m->rtt_updates = c->rtt_updates;
-	m->lin_inc = c->lin_inc;
-	m->lin_dec = c->lin_dec;
-	m->xp_inc = c->xp_inc;
-	m->xp_dec = c->xp_dec;
 	m->handshakes = c->handshakes;
 	m->bytes_sent = c->bytes_sent;
 	m->bytes_received = c->bytes_received;
@@ -1197,6 +1194,14 @@ static void xtp_fill_mibstat(struct sock *sk, struct xtp_mibstat *m)
 	m->srtt_us = xs->rtt.srtt_us;
 	m->rttvar_us = xs->rtt.rttvar_us;
 	m->min_rtt_us = xs->rtt.min_rtt_us;
+	if (xs->cc.ops->counts) {
+		const struct xtp_cc_counts *n = xs->cc.ops->counts(sk);
+
+		m->xp_inc = n->xp_inc;
+		m->lin_inc = n->lin_inc;
+		m->xp_dec = n->xp_dec;
+		m->lin_dec = n->lin_dec;
+	}
 }
 
 /**
@@ -1308,6 +1313,13 @@ struct proto xtp_prot = {
 	.sysctl_wmem	= &sysctl_xtp_wmem[0],
 	.obj_size	= sizeof(struct xtp_sock),
 };
+
+/*
+ * An idle association costs a socket at each end: XTP's is to be no
+ * larger than TCP's on every kernel it builds for (xtp_mem checks it at
+ * run time too).
+ */
+static_assert(sizeof(struct xtp_sock) <= sizeof(struct tcp_sock));
 
 const struct proto_ops xtp_stream_ops = {
 	.family		= PF_INET,

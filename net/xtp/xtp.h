@@ -511,8 +511,11 @@ struct xtp_rate_acc {
  *	lucky packet's (xtp_rtt_lucky()), 0 for none yet
  * @recent_us: Veno: the last %XTP_VENO_RECENT RTT samples, 0 for none
  * @recent_idx: Veno: the slot of @recent_us the next sample takes
+ * @n: growth and cuts, counted in SCC's terms: slow start is its
+ *	exponential mode, congestion avoidance its linear one
  */
 struct xtp_reno {
+	struct xtp_cc_counts n;
 	u32 prior_cwnd;
 	u32 prior_ssthresh;
 	u32 base_rtt_us;
@@ -628,7 +631,6 @@ struct xtp_counters {
 	u64 datasreq_sent;
 	u64 edgebit_set;
 	u64 rtt_updates;
-	u64 lin_inc, lin_dec, xp_inc, xp_dec;
 	u64 handshakes;
 	u64 bytes_sent;
 	u64 bytes_received;
@@ -918,6 +920,9 @@ static inline void xtp_drop(struct sock *sk, struct sk_buff *skb,
  *	episode needed no retransmission): go back to the window before
  *	it.  A controller with it sets &xtp_cc_state.recover to
  *	&xtp_snd.nxt when it cuts: the episode ends when RSEQ gets there.
+ * @counts: optional: the window's growth and decrease counts, which the
+ *	controllers that grow a window keep in their own state (the
+ *	lin_inc, lin_dec, xp_inc and xp_dec metrics; 0 without)
  */
 struct xtp_cc_ops {
 	u8 id;
@@ -930,6 +935,7 @@ struct xtp_cc_ops {
 	void (*sample)(struct sock *sk, const struct xtp_rate_sample *rs);
 	u64 (*pacing_rate)(struct sock *sk);
 	void (*undo)(struct sock *sk);
+	const struct xtp_cc_counts *(*counts)(const struct sock *sk);
 };
 
 extern const struct xtp_cc_ops xtp_cc_scc;

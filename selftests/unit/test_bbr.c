@@ -388,7 +388,7 @@ TEST(one_cut_per_loss_episode)
 	/* The same loss without a queue is no congestion: the episode ends. */
 	s.now += 50 * MS;
 	lossy_rounds(&s, 0, 100);
-	EXPECT_FALSE(s.b.in_episode);
+	EXPECT_FALSE(!!s.b.in_episode);
 	s.now += 50 * MS;
 	lossy_rounds(&s, 20, 150);
 	EXPECT_GE(s.b.bw_lo, cap * 59 / 100);
@@ -610,7 +610,7 @@ TEST(app_limited_rounds_keep_startup)
 		xtp_bbr_update(&b, &rs, d, 0, MSS, now);
 	}
 	EXPECT_EQ(8, b.round);
-	EXPECT_FALSE(b.full_bw_reached);
+	EXPECT_FALSE(!!b.full_bw_reached);
 	EXPECT_EQ(XTP_BBR_STARTUP, b.mode);
 	/* The same rounds not application-limited fill the pipe. */
 	rs.app_limited = false;
@@ -620,7 +620,7 @@ TEST(app_limited_rounds_keep_startup)
 		now += 20 * MS;
 		xtp_bbr_update(&b, &rs, d, 0, MSS, now);
 	}
-	EXPECT_TRUE(b.full_bw_reached);
+	EXPECT_TRUE(!!b.full_bw_reached);
 }
 
 /*

@@ -124,7 +124,7 @@ TEST(finds_the_host_rate)
 	EXPECT_LE(bw, 2500000ULL * 11 / 10);
 	EXPECT_GE(f->r.bbr.min_rtt_us, 20000);
 	EXPECT_LE(f->r.bbr.min_rtt_us, 21000);
-	EXPECT_TRUE(f->r.bbr.full_bw_reached);
+	EXPECT_TRUE(!!f->r.bbr.full_bw_reached);
 	EXPECT_GE(f->cc.cwnd, 2 * bdp * 9 / 10);
 	EXPECT_LE(f->cc.cwnd, 2 * bdp * 12 / 10);
 	free(f);

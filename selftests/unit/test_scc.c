@@ -30,15 +30,15 @@ TEST(fig24_ackfreq99)
 	xtp_scc_acked(&s, 11584);
 	xtp_scc_acked(&s, 23168);
 	EXPECT_EQ(46336, s.trainsize);
-	EXPECT_EQ(5, s.xp_inc);
+	EXPECT_EQ(5, s.n.xp_inc);
 	xtp_scc_acked(&s, 46336);
 	xtp_scc_acked(&s, 4400);
 	xtp_scc_acked(&s, 4400);
 	EXPECT_EQ(47784, s.trainsize);	/* Final_trainsize */
 	EXPECT_EQ(8800, s.linear_count);	/* Linear_count */
-	EXPECT_EQ(3, s.lin_inc);
+	EXPECT_EQ(3, s.n.lin_inc);
 	EXPECT_EQ(32000, s.linear_thresh);
-	EXPECT_EQ(0, s.xp_dec + s.lin_dec);
+	EXPECT_EQ(0, s.n.xp_dec + s.n.lin_dec);
 }
 
 /* Fig. 22 (AckFreq 1): an ack per packet, 100024 bytes in all. */
@@ -56,8 +56,8 @@ TEST(fig22_ackfreq1)
 	xtp_scc_acked(&s, 0);
 	EXPECT_EQ(36200, s.trainsize);
 	EXPECT_EQ(112, s.linear_count);
-	EXPECT_EQ(22, s.xp_inc);
-	EXPECT_EQ(49, s.lin_inc);
+	EXPECT_EQ(22, s.n.xp_inc);
+	EXPECT_EQ(49, s.n.lin_inc);
 }
 
 /* K = 2 in exponential mode: LGT = BIFW / 2, BIFW = LGT. */
@@ -71,12 +71,12 @@ TEST(moderate_decrease_exponential)
 	xtp_scc_handshake_end(&s, 2);
 	EXPECT_EQ(11584, s.linear_thresh);
 	EXPECT_EQ(11584, s.trainsize);
-	EXPECT_EQ(1, s.xp_dec);
-	EXPECT_EQ(0, s.lin_dec);
+	EXPECT_EQ(1, s.n.xp_dec);
+	EXPECT_EQ(0, s.n.lin_dec);
 	/* trainsize == LGT: linear growth from here */
 	xtp_scc_acked(&s, 11584);
 	EXPECT_EQ(11584 + MD, s.trainsize);
-	EXPECT_EQ(1, s.lin_inc);
+	EXPECT_EQ(1, s.n.lin_inc);
 }
 
 /* K = 2 in linear mode: LGT = LGT / 2, BIFW = LGT. */
@@ -92,7 +92,7 @@ TEST(moderate_decrease_linear)
 	EXPECT_EQ(16000, s.linear_thresh);
 	EXPECT_EQ(16000, s.trainsize);
 	EXPECT_EQ(0, s.linear_count);
-	EXPECT_EQ(1, s.lin_dec);
+	EXPECT_EQ(1, s.n.lin_dec);
 }
 
 /* K > 2 or an ECNTL: BIFW = one packet, LGT = LGT / 2, then regrowth. */
@@ -105,7 +105,7 @@ TEST(high_decrease_and_regrowth)
 	xtp_scc_handshake_end(&s, 3);
 	EXPECT_EQ(MD, s.trainsize);
 	EXPECT_EQ(16000, s.linear_thresh);
-	EXPECT_EQ(1, s.lin_dec);
+	EXPECT_EQ(1, s.n.lin_dec);
 	/* exponential again up to the new threshold */
 	ack_n(&s, 10, MD);
 	EXPECT_EQ(11 * MD, s.trainsize);
@@ -114,10 +114,10 @@ TEST(high_decrease_and_regrowth)
 	xtp_scc_ecntl(&s);
 	EXPECT_EQ(MD, s.trainsize);
 	EXPECT_EQ(8000, s.linear_thresh);
-	EXPECT_EQ(2, s.lin_dec);
+	EXPECT_EQ(2, s.n.lin_dec);
 	xtp_scc_ecntl(&s);		/* in exponential mode now */
 	EXPECT_EQ(4000, s.linear_thresh);
-	EXPECT_EQ(1, s.xp_dec);
+	EXPECT_EQ(1, s.n.xp_dec);
 }
 
 /* Floors the thesis leaves out: one packet of window, two of threshold. */
