@@ -764,6 +764,7 @@ static void xtp_ctx_rcv(struct sock *sk, struct sk_buff *skb,
 	if (pkt->hdr.pformat == XTP_PF_FIRST) {
 		/* Duplicate FIRST of this live association: answer its SREQ. */
 		XTP_INC_STATS(sock_net(sk), XTP_MIB_INDUPFIRST);
+		xtp_av_first_again(sk);
 		xs->echo = pkt->hdr.sync;
 		xtp_send_tcntl(sk, 0);
 		consume_skb(skb);

@@ -12,7 +12,15 @@
  *
  * Such a context also has a deadline: XTP_AV_MS after the FIRST, if the
  * peer has not answered, an SREQ asks it once; another XTP_AV_MS later
- * the context is reset (an orphan's at the first deadline).  Until then
+ * the context is reset (an orphan's at the first deadline).  A FIRST
+ * again shows the initiator still waiting for our key, its FIRSTs backing
+ * off: each of the first XTP_AV_RENEW_MAX doubles the time from the probe
+ * to the reset, and once the probe is out, restarts it, as the
+ * initiator's next FIRST will come twice as late.  A reset at 6 s failed
+ * a transfer whose answers were lost for 8 s (xtp_setup_loss.sh): the
+ * application had accepted the context, so its recv() failed
+ * (ETIMEDOUT) and it closed its listener, and the initiator's next FIRST
+ * found none (ECONNREFUSED).  Until then
  * its probes, this one and the synchronizing handshake's, are TCNTLs
  * (xtp_send_probe()): an initiator whose TCNTL was lost has not got our
  * key, and its FIRSTs, backing off, may come seconds apart.  A reset
@@ -37,6 +45,8 @@
 
 #define XTP_AV_FACTOR	3
 #define XTP_AV_MS	3000
+/* 3 s doubled four times, 48 s: past the initiator's CTIMEOUT. */
+#define XTP_AV_RENEW_MAX	4
 /* Smallest backlog whose queue can be a flood's target rather than a test's. */
 #define XTP_AV_MIN_BACKLOG	8
 
@@ -60,6 +70,7 @@ void xtp_av_child(struct sock *child, const struct sk_buff *skb)
 	xs->av.asked = 0;
 	xs->av.probed = 0;
 	xs->av.blocked = 0;
+	xs->av.renewed = 0;
 	xs->av.hold = !READ_ONCE(xtp_net(sock_net(child))->first_data);
 	xs->av.in = ntohs(ip_hdr(skb)->tot_len);
 	xs->av.out = 0;
@@ -91,6 +102,33 @@ void xtp_av_rcvd(struct sock *sk, const struct sk_buff *skb, u64 key)
 	 */
 	if (xs->av.hold)
 		sk->sk_data_ready(sk);
+}
+
+/* How long after its SREQ probe (or a FIRST since) a context is reset. */
+static unsigned int xtp_av_reset_ms(const struct xtp_sock *xs)
+{
+	return XTP_AV_MS << xs->av.renewed;
+}
+
+/**
+ * xtp_av_first_again() - a FIRST again from the peer of a live context
+ * @sk: the context, locked
+ *
+ * Its initiator has not got our key yet: while the peer is not validated,
+ * the reset moves, each time twice as far (the top of this file).  The
+ * SREQ probe keeps its time: it may be the answer that gets through.  An
+ * orphan's deadline stays: its application is done with it.
+ */
+void xtp_av_first_again(struct sock *sk)
+{
+	struct xtp_sock *xs = xtp_sk(sk);
+
+	if (xs->av.valid || xs->av.renewed >= XTP_AV_RENEW_MAX ||
+	    sock_flag(sk, SOCK_DEAD))
+		return;
+	xs->av.renewed++;
+	if (xs->av.probed)
+		xtp_timer_reset(sk, XTP_TIMER_VALIDATE, xtp_av_reset_ms(xs));
 }
 
 /**
@@ -182,7 +220,7 @@ void xtp_av_timeout(struct sock *sk)
 		xs->av.probed = 1;
 		if (sk->sk_state == XTP_SS_ACTIVE && !xs->close.end_sent)
 			xtp_send_probe(sk);
-		xtp_timer_reset(sk, XTP_TIMER_VALIDATE, XTP_AV_MS);
+		xtp_timer_reset(sk, XTP_TIMER_VALIDATE, xtp_av_reset_ms(xs));
 		return;
 	}
 	XTP_INC_STATS(sock_net(sk), XTP_MIB_AVEXPIRED);

@@ -587,6 +587,7 @@ struct xtp_cc_state {
  * @blocked: data waits for validation (counted once per wait)
  * @hold: what the peer sent is not readable until it is validated
  *	(net.xtp.first_data 0)
+ * @renewed: the deadline was put off by a FIRST again this many times
  */
 struct xtp_av {
 	u32 in;
@@ -595,7 +596,8 @@ struct xtp_av {
 	u8 asked:1,
 	   probed:1,
 	   blocked:1,
-	   hold:1;
+	   hold:1,
+	   renewed:3;
 };
 
 /**
@@ -1148,6 +1150,7 @@ void xtp_listen_drop(struct sock *sk, struct xtp_sock *xs, bool forget);
 /* validate.c */
 void xtp_av_child(struct sock *child, const struct sk_buff *skb);
 void xtp_av_rcvd(struct sock *sk, const struct sk_buff *skb, u64 key);
+void xtp_av_first_again(struct sock *sk);
 u32 xtp_av_data_room(struct sock *sk);
 bool xtp_av_charge(struct sock *sk, u32 len);
 void xtp_av_timeout(struct sock *sk);
