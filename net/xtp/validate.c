@@ -45,7 +45,7 @@
 
 #define XTP_AV_FACTOR	3
 #define XTP_AV_MS	3000
-/* 3 s doubled four times, 48 s: past the initiator's CTIMEOUT. */
+/* 3 s doubled four times, 48 s: past an initiator's default CTIMEOUT. */
 #define XTP_AV_RENEW_MAX	4
 /* Smallest backlog whose queue can be a flood's target rather than a test's. */
 #define XTP_AV_MIN_BACKLOG	8
@@ -116,20 +116,25 @@ static unsigned int xtp_av_reset_ms(const struct xtp_sock *xs)
  *
  * Its initiator has not got our key yet: while the peer is not validated,
  * the reset moves, each time twice as far (the top of this file).  The
- * SREQ probe keeps its time: it may be the answer that gets through.  An
- * orphan's deadline stays: its application is done with it.
+ * SREQ probe keeps its time: it may be the answer that gets through.
+ * Nothing moves for an orphan (its application is done with it; a
+ * deadline moved before it was closed stands), nor for a context whose
+ * TCNTL asked for an answer at once: a flood may be on, and the queue
+ * makes way by such contexts (xtp_av_evict()).  A forger that sends
+ * five FIRSTs, each charged to it, keeps a context 96 s instead of 6.
  */
 void xtp_av_first_again(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (xs->av.valid || xs->av.renewed >= XTP_AV_RENEW_MAX ||
+	if (xs->av.valid || xs->av.asked || xs->av.renewed >= XTP_AV_RENEW_MAX ||
 	    sock_flag(sk, SOCK_DEAD))
 		return;
 	xs->av.renewed++;
 	if (xs->av.probed)
 		xtp_timer_reset(sk, XTP_TIMER_VALIDATE, xtp_av_reset_ms(xs));
 }
+EXPORT_SYMBOL_IF_KUNIT(xtp_av_first_again);
 
 /**
  * xtp_av_held() - is what the peer sent kept from the application?
@@ -213,7 +218,12 @@ void xtp_av_timeout(struct sock *sk)
 {
 	struct xtp_sock *xs = xtp_sk(sk);
 
-	if (xs->av.valid || xs->released)
+	/*
+	 * A FIRST that moved the deadline while this expiry waited for the
+	 * lock (or in the backlog, for release_cb) has re-armed it.
+	 */
+	if (xs->av.valid || xs->released ||
+	    xtp_timer_pending(xs, XTP_TIMER_VALIDATE))
 		return;
 	/* An orphan's application is done with it: no second chance. */
 	if (!xs->av.probed && !sock_flag(sk, SOCK_DEAD)) {

@@ -7,7 +7,8 @@
 # initiator whose FIRSTs were lost before has backed off (1, 2, 4, 8 s
 # between them), so after a lost TCNTL its next FIRST, which the
 # responder would answer with another TCNTL, may come after the
-# responder's validation deadline (3 s, then 3 s more).
+# responder's validation deadline (3 s, then 3 s more; each FIRST again
+# doubles the second, case 3).
 #
 # 1. The client drops every TCNTL without SREQ (the answers to its
 #    FIRSTs): the responder's probe at its first deadline must be a
