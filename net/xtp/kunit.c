@@ -2526,9 +2526,71 @@ static struct kunit_suite xtp_train_suite = {
 	.test_cases = xtp_train_cases,
 };
 
+/*
+ * A FIRST again puts a responder's reset off, twice as far each time, at
+ * most four times (48 s); before the SREQ probe it arms nothing (the
+ * probe keeps its time); nothing for a context that asked for an answer
+ * at once, nor for an orphan (validate.c).
+ */
+static void xtp_av_first_again_backs_off(struct kunit *test)
+{
+	static const unsigned int ms[] = { 12000, 24000, 48000 };
+	struct sock *sk = xtp_kt_socket(test);
+	struct xtp_sock *xs = xtp_sk(sk);
+	struct timer_list *t = &xs->tm.list[XTP_TIMER_VALIDATE];
+	unsigned long at, expires;
+	unsigned int i;
+
+	lock_sock(sk);
+	xs->av = (struct xtp_av){};
+	xtp_av_first_again(sk);
+	KUNIT_EXPECT_EQ(test, (unsigned int)xs->av.renewed, 1);
+	KUNIT_EXPECT_FALSE(test, timer_pending(t));
+	xs->av.probed = 1;
+	for (i = 0; i < ARRAY_SIZE(ms); i++) {
+		at = jiffies;
+		xtp_av_first_again(sk);
+		KUNIT_EXPECT_EQ(test, (unsigned int)xs->av.renewed, i + 2);
+		KUNIT_EXPECT_TRUE(test, timer_pending(t));
+		KUNIT_EXPECT_GE(test, t->expires, at + msecs_to_jiffies(ms[i]));
+		KUNIT_EXPECT_LE(test, t->expires,
+				jiffies + msecs_to_jiffies(ms[i]));
+	}
+	/* The fifth moves nothing, nor does a FIRST to the others. */
+	expires = t->expires;
+	xtp_av_first_again(sk);
+	KUNIT_EXPECT_EQ(test, (unsigned int)xs->av.renewed, 4);
+	KUNIT_EXPECT_EQ(test, t->expires, expires);
+	xs->av.renewed = 1;
+	xs->av.asked = 1;
+	xtp_av_first_again(sk);
+	KUNIT_EXPECT_EQ(test, (unsigned int)xs->av.renewed, 1);
+	xs->av.asked = 0;
+	sock_set_flag(sk, SOCK_DEAD);
+	xtp_av_first_again(sk);
+	sock_reset_flag(sk, SOCK_DEAD);
+	KUNIT_EXPECT_EQ(test, (unsigned int)xs->av.renewed, 1);
+	KUNIT_EXPECT_EQ(test, t->expires, expires);
+	sk_stop_timer(sk, t);
+	xs->av.valid = true;
+	release_sock(sk);
+}
+
+static struct kunit_case xtp_av_cases[] = {
+	KUNIT_CASE(xtp_av_first_again_backs_off),
+	{}
+};
+
+static struct kunit_suite xtp_av_suite = {
+	.name = "xtp_av",
+	.init = xtp_kt_init,
+	.exit = xtp_kt_exit,
+	.test_cases = xtp_av_cases,
+};
+
 kunit_test_suites(&xtp_atm_suite, &xtp_key_suite, &xtp_rcvq_suite,
 		  &xtp_recovery_suite, &xtp_cc_suite, &xtp_pmtu_suite,
-		  &xtp_csum_suite, &xtp_train_suite);
+		  &xtp_csum_suite, &xtp_train_suite, &xtp_av_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests of the XTP module's internals");
