@@ -12,7 +12,6 @@
 #include <linux/net.h>
 #include <linux/poll.h>
 #include <linux/sockios.h>
-#include <linux/tcp.h>
 #include <asm/ioctls.h>
 #include <linux/sched/signal.h>
 #include <net/inet_common.h>
@@ -1313,13 +1312,6 @@ struct proto xtp_prot = {
 	.sysctl_wmem	= &sysctl_xtp_wmem[0],
 	.obj_size	= sizeof(struct xtp_sock),
 };
-
-/*
- * An idle association costs a socket at each end: XTP's is to be no
- * larger than TCP's on every kernel it builds for (xtp_mem checks it at
- * run time too).
- */
-static_assert(sizeof(struct xtp_sock) <= sizeof(struct tcp_sock));
 
 const struct proto_ops xtp_stream_ops = {
 	.family		= PF_INET,
