@@ -679,6 +679,39 @@ TEST_F(xo, ln_thresh_ends_exponential_growth)
 }
 
 /*
+ * The growth counts come from the controller's own state: NewReno counts
+ * its slow start as SCC's exponential mode; BBR grows no window.
+ */
+static int cc_counts(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(xo) *self, int cc, struct xtp_mibstat *m)
+{
+	struct optval o[] = { { XTPSOCK_CONGESTION, cc } };
+
+	if (open_pair(self, o, 1) || transfer(self, 100000) ||
+	    get_mib(self->c, m))
+		return -1;
+	TH_LOG("cc %d: exp %llu/%llu, lin %llu/%llu (inc/dec)", cc,
+	       (unsigned long long)m->xp_inc, (unsigned long long)m->xp_dec,
+	       (unsigned long long)m->lin_inc, (unsigned long long)m->lin_dec);
+	close(self->c);
+	close(self->s);
+	self->c = self->s = -1;
+	return 0;
+}
+
+TEST_F(xo, growth_counts_follow_the_controller)
+{
+	struct xtp_mibstat reno, bbr;
+
+	ASSERT_EQ(0, cc_counts(_metadata, self, XTP_CC_NEWRENO, &reno));
+	ASSERT_EQ(0, cc_counts(_metadata, self, XTP_CC_BBR, &bbr));
+	EXPECT_EQ(XTP_CC_NEWRENO, reno.cc);
+	EXPECT_LE(1, reno.xp_inc);
+	EXPECT_EQ(XTP_CC_BBR, bbr.cc);
+	EXPECT_EQ(0, bbr.xp_inc + bbr.lin_inc + bbr.xp_dec + bbr.lin_dec);
+}
+
+/*
  * XTPSOCK_WTIMER_TMO: a fixed WTIMER.  A FIRST into a veth whose peer is
  * down (the neighbour entry is static: no ARP) gets no answer and goes
  * again each WTIMER: after 100 ms with 100, not within 1.5 s with 5000
